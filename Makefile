@@ -1,0 +1,205 @@
+# Fulcrum: build, run and test. `make help` lists the targets.
+#
+#   make run        boot Fulcrum in QEMU on the default machine (alias: make qemu)
+#   make test       run every test: unit (Check), lint, QEMU boot tests
+#
+# Variables: CMDLINE="..." kernel command line; QEMU_OPTS="..." extra QEMU
+# arguments; PRESET=name machine preset (tools/qemu-run --list);
+# CROSS=x86_64-elf- to build with a cross toolchain instead of the host gcc.
+
+.DEFAULT_GOAL := all
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+CROSS ?=
+CMDLINE ?=
+QEMU_OPTS ?=
+PRESET ?= default
+
+CC := $(CROSS)gcc
+LD := $(CROSS)ld
+NM := $(CROSS)nm
+NASM ?= nasm
+HOSTCC ?= gcc
+PYTHON ?= python3
+BUILD := build
+
+# Quiet by default; V=1 shows every command.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-7s %s\n'
+endif
+
+# ---------------------------------------------------------------- targets
+
+.PHONY: all help run qemu qemu-gdb test unit lint boot-test clean deps
+
+all: $(BUILD)/fulcrum.elf $(BUILD)/fulcrum.iso ## build the kernel ELF and the bootable ISO
+
+help: ## list the targets
+	@grep -E '^[a-z-]+( [a-z-]+)*:.*## ' $(MAKEFILE_LIST) | \
+		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
+	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=name CROSS=x86_64-elf-"
+
+run qemu: deps all ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
+	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso -- $(QEMU_OPTS)
+
+qemu-gdb: deps all ## boot in QEMU, paused until gdb attaches on :1234
+	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso --gdb -- $(QEMU_OPTS)
+
+test: deps ## run every test; ends with "N passed, N failed"
+	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit
+	@$(PYTHON) tests/run-all --build $(BUILD)
+
+unit: deps $(BUILD)/unit/fulcrum-unit ## host unit tests only (Check)
+	@$(BUILD)/unit/fulcrum-unit
+
+lint: ## layering check: no asm or arch-private includes under kernel/
+	@tools/check-layering
+
+boot-test: deps all ## QEMU boot tests only
+	@$(PYTHON) tests/boot/run.py --build $(BUILD)
+
+clean: ## remove build outputs
+	rm -rf $(BUILD)
+
+deps: ## install missing Debian packages (needs root) or say what to install
+	@tools/install-deps
+
+# ---------------------------------------------------------------- kernel
+
+BOOT_ASM := boot/multiboot2.asm boot/entry.asm
+ARCH_ASM := arch/x86_64/isr.asm
+ARCH_C := \
+	arch/x86_64/setup.c \
+	arch/x86_64/serial.c \
+	arch/x86_64/vga.c \
+	arch/x86_64/console.c \
+	arch/x86_64/gdt.c \
+	arch/x86_64/idt.c \
+	arch/x86_64/traps.c \
+	arch/x86_64/oops.c \
+	arch/x86_64/stacktrace.c \
+	arch/x86_64/tsc.c \
+	arch/x86_64/paging.c \
+	arch/x86_64/cpu.c \
+	arch/x86_64/machine.c
+KERNEL_C := \
+	kernel/main.c \
+	kernel/printk.c \
+	kernel/panic.c \
+	kernel/cmdline.c \
+	kernel/ktest.c \
+	kernel/boot/multiboot2.c \
+	kernel/lib/printf.c \
+	kernel/lib/kstrto.c \
+	kernel/lib/string.c \
+	kernel/mm/memmap.c \
+	kernel/mm/page_alloc.c \
+	kernel/mm/heap.c \
+	kernel/mm/mm_ktest.c \
+	kernel/debug/ksyms.c \
+	kernel/debug/selftest.c
+
+KOBJ := $(patsubst %.asm,$(BUILD)/%.o,$(BOOT_ASM) $(ARCH_ASM)) \
+	$(patsubst %.c,$(BUILD)/%.o,$(ARCH_C) $(KERNEL_C))
+
+# Freestanding, kernel code model, no SSE/x87 state in the kernel, frame
+# pointers kept so oops call traces can walk the stack.
+KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
+	-isystem $(shell $(CC) -print-file-name=include) \
+	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only -mno-sse -mno-mmx -mno-80387 \
+	-fno-pic -fno-pie -fno-stack-protector -fno-omit-frame-pointer \
+	-fno-optimize-sibling-calls -fno-delete-null-pointer-checks -fno-strict-aliasing \
+	-fno-asynchronous-unwind-tables -fno-common \
+	-Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes \
+	-Wshadow -Wpointer-arith -Wvla \
+	-Ikernel -Iarch/x86_64/include -MMD -MP
+NASMFLAGS := -f elf64 -g -F dwarf -w+error=all -MD
+LDFLAGS := -nostdlib -n -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
+	-T boot/linker.ld
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.asm
+	@mkdir -p $(@D)
+	$(say) NASM $<
+	$(Q)$(NASM) $(NASMFLAGS) $(@:.o=.d) $< -o $@
+
+# The symbol table for call traces is linked into the kernel itself: link
+# once with an empty table, generate the table from that image, link again.
+# The table sits after .data, so no text address moves between the links;
+# gen-ksyms --check proves it.
+$(BUILD)/ksyms-empty.c: tools/gen-ksyms
+	@mkdir -p $(@D)
+	$(Q)$(PYTHON) tools/gen-ksyms --empty > $@
+
+$(BUILD)/ksyms-%.o: $(BUILD)/ksyms-%.c
+	$(say) CC $<
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/fulcrum-pass1.elf: $(KOBJ) $(BUILD)/ksyms-empty.o boot/linker.ld
+	$(say) LD $@
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(KOBJ) $(BUILD)/ksyms-empty.o
+
+$(BUILD)/ksyms-table.c: $(BUILD)/fulcrum-pass1.elf tools/gen-ksyms
+	$(say) KSYMS $@
+	$(Q)$(NM) -n -S $< | $(PYTHON) tools/gen-ksyms > $@
+
+$(BUILD)/fulcrum.elf: $(KOBJ) $(BUILD)/ksyms-table.o boot/linker.ld
+	$(say) LD $@
+	$(Q)$(LD) $(LDFLAGS) -o $@ $(KOBJ) $(BUILD)/ksyms-table.o
+	$(Q)$(NM) -n -S $@ | $(PYTHON) tools/gen-ksyms --check $(BUILD)/ksyms-table.c
+	@size $@ | tail -1 | awk '{ printf "  kernel: text %d, data %d, bss %d bytes\n", $$1, $$2, $$3 }'
+
+# The ISO is rebuilt when the kernel or the command line changes.
+$(BUILD)/cmdline.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+
+$(BUILD)/fulcrum.iso: $(BUILD)/fulcrum.elf $(BUILD)/cmdline.txt boot/grub.cfg tools/mkiso
+	$(say) ISO $@
+	$(Q)tools/mkiso $(BUILD)/fulcrum.elf $@ "$$(cat $(BUILD)/cmdline.txt)"
+
+.PHONY: FORCE
+FORCE:
+
+# ---------------------------------------------------------------- unit tests
+
+# Kernel sources that build on the host against tests/unit/fake/ (the arch
+# interface's stand-ins). The C library supplies lib/string.c's functions.
+UNIT_KERNEL_C := \
+	kernel/printk.c \
+	kernel/cmdline.c \
+	kernel/boot/multiboot2.c \
+	kernel/lib/printf.c \
+	kernel/lib/kstrto.c \
+	kernel/mm/memmap.c \
+	kernel/mm/page_alloc.c \
+	kernel/mm/heap.c \
+	kernel/debug/ksyms.c
+UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/unit/%.o,$(wildcard $(UNIT_KERNEL_C)) $(UNIT_TEST_C))
+
+UNIT_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=undefined -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Ikernel -Iarch/x86_64/include -Itests/unit -Itests/unit/fake -MMD -MP \
+	$(shell pkg-config --cflags check 2>/dev/null)
+UNIT_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+
+$(BUILD)/unit/%.o: %.c
+	@mkdir -p $(@D)
+	$(say) HOSTCC $<
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -c $< -o $@
+
+$(BUILD)/unit/fulcrum-unit: $(UNIT_OBJ)
+	$(say) HOSTLD $@
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $^ $(UNIT_LIBS)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

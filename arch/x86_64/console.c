@@ -1,0 +1,11 @@
+/* arch_console_write: printk's output goes to COM1 and the VGA text screen. */
+#include <arch/console.h>
+
+#include "serial.h"
+#include "vga.h"
+
+void arch_console_write(const char *s, size_t len)
+{
+	serial_write(s, len);
+	vga_write(s, len);
+}

@@ -1,0 +1,64 @@
+/*
+ * arch_start: the first C code, entered from boot/entry.asm in long mode
+ * on the boot stack. Brings up what every later step leans on (console,
+ * descriptor tables, the boot information, the clock) and hands over to
+ * the portable kernel_main().
+ */
+#include <arch/memory.h>
+
+#include "boot/multiboot2.h"
+#include "gdt.h"
+#include "main.h"
+#include "panic.h"
+#include "printk.h"
+#include "serial.h"
+#include "trap.h"
+#include "tsc.h"
+#include "vga.h"
+#include "x86.h"
+
+#define MBI_MAX_SIZE (1UL << 20) /* sanity bound on total_size */
+
+extern u64 boot_tsc;
+extern u32 boot_magic, boot_mbi;
+
+static struct boot_info boot_info;
+
+void arch_start(void);
+
+static void read_boot_information(void)
+{
+	const u8 *mbi = phys_to_virt(boot_mbi);
+	u32 total_size;
+
+	if (boot_magic != MULTIBOOT2_BOOTLOADER_MAGIC)
+		panic("not started by a multiboot2 loader (EAX=%#x)", boot_magic);
+	total_size = *(const u32 *)mbi;
+	if (total_size > MBI_MAX_SIZE || (u64)boot_mbi + total_size > (4UL << 30))
+		panic("multiboot2 information at %#x claims %u bytes; refusing it", boot_mbi,
+		      total_size);
+	if (multiboot2_parse(mbi, total_size, boot_mbi, &boot_info))
+		panic("multiboot2 information at %#x is unusable", boot_mbi);
+}
+
+static void start_screen(void)
+{
+	const struct boot_framebuffer *fb = &boot_info.fb;
+
+	/* BIOS boots without a framebuffer tag are in 80x25 text mode. */
+	if (fb->type == BOOT_FB_NONE)
+		vga_init(0xb8000, 80, 25, 160);
+	else if (fb->type == BOOT_FB_TEXT)
+		vga_init(fb->addr, fb->width, fb->height, fb->pitch);
+}
+
+void arch_start(void)
+{
+	serial_init();
+	gdt_init();
+	idt_init();
+	read_boot_information();
+	start_screen();
+	tsc_init(boot_tsc);
+	kernel_main(&boot_info);
+}

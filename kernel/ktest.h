@@ -1,0 +1,36 @@
+/*
+ * In-kernel tests: named test functions, registered beside the code they
+ * test and run at boot by `ktest=name,...` (or `ktest=all`). Each prints
+ * one line "KTEST <name> PASS|FAIL ..." that the boot harness reads.
+ */
+#ifndef FULCRUM_KTEST_H
+#define FULCRUM_KTEST_H
+
+#include "lib/compiler.h"
+#include "printk.h"
+
+struct ktest {
+	const char *name;
+	/* Returns 0 on success; on failure, prints why with ktest_fail(). */
+	int (*run)(void);
+};
+
+#define KTEST(fn)                                                                    \
+	static int fn(void);                                                         \
+	static const struct ktest __ktest_##fn __used __section("ktests") __aligned(8) = { \
+		.name = #fn, .run = fn }
+
+/* Inside a test: reports a failed expectation and returns -1 from the test. */
+#define KTEST_EXPECT(cond)                                                         \
+	do {                                                                       \
+		if (!(cond)) {                                                     \
+			pr_err("KTEST expectation failed: %s (%s:%d)\n", #cond, __FILE__, \
+			       __LINE__);                                          \
+			return -1;                                                 \
+		}                                                                  \
+	} while (0)
+
+/* Runs the tests named by the ktest= option; returns the number that failed. */
+int ktest_run_selected(void);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * kernel_main: the boot sequence, top to bottom. Arch code has set up the
+ * console, descriptor tables and clock; from here on everything is
+ * portable and each step is one call.
+ */
+#include "main.h"
+
+#include <arch/memory.h>
+#include <arch/paging.h>
+#include <arch/time.h>
+
+#include "cmdline.h"
+#include "debug/selftest.h"
+#include "ktest.h"
+#include "mm/heap.h"
+#include "mm/memmap.h"
+#include "mm/page_alloc.h"
+#include "panic.h"
+#include "printk.h"
+
+#define FULCRUM_VERSION "0.1"
+#define LOW_MEMORY_END 0x100000 /* real-mode IVT, BIOS data, EBDA, option ROMs */
+
+static struct memmap memmap;
+
+static bool cmdline_help;
+BOOT_OPTION_BOOL(cmdline_help, "cmdline_help", &cmdline_help,
+		 "list every boot option with its value and meaning");
+
+static const char *mem_type_name(u32 type)
+{
+	switch (type) {
+	case MEM_USABLE: return "usable";
+	case MEM_RESERVED: return "reserved";
+	case MEM_ACPI_RECLAIMABLE: return "ACPI data";
+	case MEM_ACPI_NVS: return "ACPI NVS";
+	case MEM_BAD: return "unusable";
+	default: return "unknown type";
+	}
+}
+
+/* Cleans the firmware map and fences off everything that is not ours to hand out. */
+static void memory_map_init(const struct boot_info *bi)
+{
+	phys_addr_t kstart, kend;
+
+	for (size_t i = 0; i < bi->nr_mem; i++)
+		pr_info("BIOS-e820: [mem 0x%016llx-0x%016llx] %s\n", (unsigned long long)bi->mem[i].base,
+			(unsigned long long)(bi->mem[i].base + bi->mem[i].length - 1),
+			mem_type_name(bi->mem[i].type));
+	memmap_init(&memmap, bi->mem, bi->nr_mem);
+	if (memmap.odd_entries)
+		pr_info("memory: %u firmware map entries were overlapping, empty, unaligned or out of range; cleaned up\n",
+			memmap.odd_entries);
+
+	arch_kernel_extent(&kstart, &kend);
+	memmap_reserve(&memmap, 0, LOW_MEMORY_END);
+	memmap_reserve(&memmap, kstart, kend);
+	memmap_reserve(&memmap, bi->mbi_start, bi->mbi_end);
+	for (size_t i = 0; i < bi->nr_modules; i++)
+		memmap_reserve(&memmap, bi->modules[i].start, bi->modules[i].end);
+	if (memmap_free_bytes(&memmap) == 0)
+		panic("memory: no usable RAM in the firmware memory map");
+}
+
+static void memory_report(void)
+{
+	phys_addr_t kstart, kend;
+
+	arch_kernel_extent(&kstart, &kend);
+	pr_info("Memory: %lluK/%lluK available (%lluK kernel, %lluK reserved)\n",
+		(unsigned long long)(page_alloc_free_pages() * PAGE_SIZE / 1024),
+		(unsigned long long)(memmap_usable_bytes(&memmap) / 1024),
+		(unsigned long long)((kend - kstart) / 1024),
+		(unsigned long long)((memmap_usable_bytes(&memmap) -
+				      page_alloc_free_pages() * PAGE_SIZE) / 1024));
+}
+
+void kernel_main(struct boot_info *bi)
+{
+	u64 ns;
+	int failed;
+
+	pr_info("Fulcrum %s booting (loader: %s)\n", FULCRUM_VERSION,
+		bi->loader_name[0] ? bi->loader_name : "unknown");
+	cmdline_parse(bi->cmdline);	/* boot options steer every later step */
+	pr_info("Command line: %s\n", cmdline_get());
+	if (cmdline_help)
+		cmdline_print_options();
+
+	memory_map_init(bi);		/* firmware map -> usable and reserved ranges */
+	arch_paging_init(&memmap);	/* direct map of RAM, kernel sections W^X */
+	if (page_alloc_init(&memmap))	/* buddy allocator over the rest */
+		panic("memory: cannot set up the page allocator");
+	heap_init();			/* kmalloc/kfree */
+	memory_report();
+
+	selftest_run();			/* selftest=...: deliberate faults */
+	failed = ktest_run_selected();	/* ktest=...: in-kernel tests */
+
+	ns = arch_clock_ns();
+	pr_info("fulcrum: ready in %llu.%06llu s\n", (unsigned long long)(ns / 1000000000),
+		(unsigned long long)(ns % 1000000000 / 1000));
+	machine_finish(failed ? EXIT_FAIL : EXIT_PASS);
+}

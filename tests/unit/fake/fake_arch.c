@@ -1,0 +1,70 @@
+/* Host implementations of the arch interface for unit tests. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <arch/console.h>
+#include <arch/cpu.h>
+#include <arch/machine.h>
+#include <arch/memory.h>
+#include <arch/time.h>
+
+#include "fake_arch.h"
+
+uint64_t fake_clock_ns;
+uintptr_t direct_map_base;
+
+static char console_buf[1 << 20];
+static size_t console_len;
+static void *ram;
+static size_t ram_size;
+
+unsigned long arch_irq_save(void) { return 0; }
+void arch_irq_restore(unsigned long flags) { (void)flags; }
+void arch_irq_enable(void) {}
+void arch_irq_disable(void) {}
+void arch_cpu_relax(void) {}
+void arch_wait_for_interrupt(void) {}
+void arch_halt(void) { abort(); }
+unsigned int arch_stop_other_cpus(void) { return 0; }
+void arch_qemu_exit(enum machine_exit_status status) { (void)status; }
+
+u64 arch_clock_ns(void) { return fake_clock_ns; }
+u64 arch_tsc_hz(void) { return 1000000000; }
+
+void arch_console_write(const char *s, size_t len)
+{
+	size_t room = sizeof(console_buf) - 1 - console_len;
+
+	if (len > room)
+		len = room;
+	memcpy(console_buf + console_len, s, len);
+	console_len += len;
+	console_buf[console_len] = '\0';
+}
+
+const char *fake_console_text(void) { return console_buf; }
+
+void fake_console_reset(void)
+{
+	console_len = 0;
+	console_buf[0] = '\0';
+}
+
+void *fake_ram_init(size_t size)
+{
+	ram = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (ram == MAP_FAILED)
+		abort();
+	ram_size = size;
+	direct_map_base = (uintptr_t)ram;
+	return ram;
+}
+
+void fake_ram_free(void)
+{
+	if (ram)
+		munmap(ram, ram_size);
+	ram = NULL;
+	direct_map_base = 0;
+}

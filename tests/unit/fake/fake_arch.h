@@ -1,0 +1,23 @@
+/* Host stand-ins for the arch interface, with knobs the tests turn. */
+#ifndef FULCRUM_TESTS_FAKE_ARCH_H
+#define FULCRUM_TESTS_FAKE_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What arch_clock_ns() returns. */
+extern uint64_t fake_clock_ns;
+
+/* Everything written to the console since the last fake_console_reset(). */
+const char *fake_console_text(void);
+void fake_console_reset(void);
+
+/*
+ * Fake physical memory: bytes [0, size) of "physical" address space backed
+ * by host memory (reserved lazily), so phys_to_virt() works. Returns the
+ * arena; fake_ram_free() releases it.
+ */
+void *fake_ram_init(size_t size);
+void fake_ram_free(void);
+
+#endif

@@ -1,0 +1,45 @@
+/* Runs every host unit-test suite; exit status 0 only if all pass. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "unit.h"
+
+/* Weak so a suite still being written leaves the others runnable; a missing one fails the run. */
+#pragma weak printf_suite
+#pragma weak kstrto_suite
+#pragma weak printk_suite
+#pragma weak cmdline_suite
+#pragma weak memmap_suite
+#pragma weak page_alloc_suite
+#pragma weak heap_suite
+#pragma weak ksyms_suite
+#pragma weak multiboot2_suite
+
+int main(void)
+{
+	struct {
+		const char *name;
+		Suite *(*make)(void);
+	} suites[] = {
+		{ "printf", printf_suite },	{ "kstrto", kstrto_suite },
+		{ "printk", printk_suite },	{ "cmdline", cmdline_suite },
+		{ "memmap", memmap_suite },	{ "page_alloc", page_alloc_suite },
+		{ "heap", heap_suite },		{ "ksyms", ksyms_suite },
+		{ "multiboot2", multiboot2_suite },
+	};
+	SRunner *sr = srunner_create(NULL);
+	int missing = 0, failed;
+
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+		if (!suites[i].make) {
+			fprintf(stderr, "unit: suite '%s' is not linked in\n", suites[i].name);
+			missing++;
+			continue;
+		}
+		srunner_add_suite(sr, suites[i].make());
+	}
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed || missing ? EXIT_FAILURE : EXIT_SUCCESS;
+}
