@@ -122,12 +122,17 @@ NASMFLAGS := -f elf64 -g -F dwarf -w+error=all -MD
 LDFLAGS := -nostdlib -n -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 	-T boot/linker.ld
 
-$(BUILD)/%.o: %.c
+# Objects depend on the flags they were built with: changing a flag rebuilds.
+$(BUILD)/kflags.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CC) $(KCFLAGS) $(NASMFLAGS)' | cmp -s - $@ || echo '$(CC) $(KCFLAGS) $(NASMFLAGS)' > $@
+
+$(BUILD)/%.o: %.c $(BUILD)/kflags.txt
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.asm
+$(BUILD)/%.o: %.asm $(BUILD)/kflags.txt
 	@mkdir -p $(@D)
 	$(say) NASM $<
 	$(Q)$(NASM) $(NASMFLAGS) $(@:.o=.d) $< -o $@
@@ -193,7 +198,11 @@ UNIT_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,unde
 	$(shell pkg-config --cflags check 2>/dev/null)
 UNIT_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-$(BUILD)/unit/%.o: %.c
+$(BUILD)/unit/cflags.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(HOSTCC) $(UNIT_CFLAGS)' | cmp -s - $@ || echo '$(HOSTCC) $(UNIT_CFLAGS)' > $@
+
+$(BUILD)/unit/%.o: %.c $(BUILD)/unit/cflags.txt
 	@mkdir -p $(@D)
 	$(say) HOSTCC $<
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -c $< -o $@

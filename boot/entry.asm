@@ -149,11 +149,10 @@ bits 64
 long_mode_high:
 	mov rsp, boot_stack_top
 	xor ebp, ebp			; ends call traces here
-	call arch_start
-.hang:
+	call arch_start			; does not return; if it did, stop here
 	cli
 	hlt
-	jmp .hang
+	jmp $ - 2
 
 section .bss nobits alloc noexec write align=4096
 early_pml4:	resb 4096

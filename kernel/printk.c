@@ -111,19 +111,21 @@ int printk(const char *fmt, ...)
 
 size_t printk_log_read(char *buf, size_t size)
 {
-	unsigned long flags;
+	unsigned long flags = 0;
 	size_t avail, n, start;
 
 	if (size == 0)
 		return 0;
-	flags = spin_lock_irqsave(&printk_lock);
+	if (!printk_panic)
+		flags = spin_lock_irqsave(&printk_lock);
 	avail = log_head < LOG_BUF_SIZE ? log_head : LOG_BUF_SIZE;
 	n = MIN(avail, size - 1);
 	start = log_head - n;
 	for (size_t i = 0; i < n; i++)
 		buf[i] = log_buf[(start + i) % LOG_BUF_SIZE];
 	buf[n] = '\0';
-	spin_unlock_irqrestore(&printk_lock, flags);
+	if (!printk_panic)
+		spin_unlock_irqrestore(&printk_lock, flags);
 	return n;
 }
 

@@ -1,7 +1,7 @@
 /*
  * printk: the kernel log. Each line gets a Linux-style timestamp since
  * kernel entry ("[    0.012345] ") and goes to the log buffer and, when
- * its level is at or below console_loglevel, to the consoles.
+ * its level is below console_loglevel (as in Linux), to the consoles.
  */
 #ifndef FULCRUM_PRINTK_H
 #define FULCRUM_PRINTK_H

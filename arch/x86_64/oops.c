@@ -146,7 +146,7 @@ void oops(struct trap_frame *f)
 	pr_emerg("CPU: 0 PID: 0 Comm: swapper/0 Not tainted (%s)\n", exception_name(f->vector));
 	print_registers(f, cr2);
 	pr_emerg("Call Trace:\n");
-	stacktrace_print(f->rbp);
+	stacktrace_print_fault(f->rip, f->rsp, f->rbp);
 	pr_emerg("---[ end trace %016llx ]---\n", (unsigned long long)f->rip);
 	panic("Fatal exception");
 }

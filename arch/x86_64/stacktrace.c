@@ -46,6 +46,58 @@ static void print_address(u64 addr)
 		printk(KERN_EMERG " 0x%016llx\n", (unsigned long long)addr);
 }
 
+/* True if addr follows a call instruction in kernel text: a plausible return address. */
+static bool is_return_address(u64 addr)
+{
+	u64 offset, size;
+	const u8 *p = (const u8 *)addr;
+
+	if (!ksym_lookup(addr, &offset, &size) || offset < 2)
+		return false;
+	if (offset >= 5 && p[-5] == 0xe8) /* call rel32 */
+		return true;
+	/* call through a register or memory: FF /2 with 0..6 bytes of operand */
+	for (unsigned int len = 2; len <= 7 && len <= offset; len++)
+		if (p[-(int)len] == 0xff && ((p[-(int)len + 1] >> 3) & 7) == 2)
+			return true;
+	return false;
+}
+
+/*
+ * The faulting function may not have built its frame: GCC leaves leaf
+ * functions frameless even with -fno-omit-frame-pointer, and a fault in
+ * the prologue comes before it. Then the return address is on top of the
+ * stack (one slot up after "push %rbp"), not at [rbp + 8].
+ */
+static void print_unframed_caller(u64 rip, u64 rsp)
+{
+	static const u8 prologue[4] = { 0x55, 0x48, 0x89, 0xe5 }; /* push %rbp; mov %rsp,%rbp */
+	u64 offset, size, lo, hi, slot, ret;
+	const char *name;
+	const u8 *fn;
+	bool framed;
+
+	if (!ksym_lookup(rip, &offset, &size))
+		return;
+	fn = (const u8 *)(rip - offset);
+	framed = size >= 4 && fn[0] == prologue[0] && fn[1] == prologue[1] && fn[2] == prologue[2] &&
+		 fn[3] == prologue[3];
+	if (framed && offset >= 4)
+		return; /* the frame is built: the rbp chain starts with our caller */
+	slot = framed && offset >= 1 ? rsp + 8 : rsp;
+	if (!stack_bounds(slot, &lo, &hi, &name) || slot + 8 > hi || slot & 7)
+		return;
+	ret = *(const u64 *)slot;
+	if (is_return_address(ret))
+		print_address(ret);
+}
+
+void stacktrace_print_fault(u64 rip, u64 rsp, u64 rbp)
+{
+	print_unframed_caller(rip, rsp);
+	stacktrace_print(rbp);
+}
+
 void stacktrace_print(u64 rbp)
 {
 	u64 lo, hi;

@@ -13,6 +13,12 @@
  */
 void stacktrace_print(u64 rbp);
 
+/*
+ * The trace of a fault at rip with the given rsp and rbp: the caller of a
+ * function that had not built its frame first, then the rbp chain.
+ */
+void stacktrace_print_fault(u64 rip, u64 rsp, u64 rbp);
+
 /* Finds the known stack (boot, IST, ...) containing addr: [lo, hi) and a name. */
 bool stack_bounds(u64 addr, u64 *lo, u64 *hi, const char **name);
 

@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""QEMU boot tests: boot the kernel headless, read the serial console, check it.
+
+Each test boots an ISO made for its kernel command line (plus `qemu_exit`,
+so the kernel ends QEMU through isa-debug-exit and the exit status carries
+pass, fail or panic), with a timeout. Expectations about symbols come from
+`nm` on the ELF, not from the kernel's own output. Logs land in
+build/test-logs/boot-<name>.log.
+
+  tests/boot/run.py [--build DIR] [--jobs N] [--only NAME,...] [--list]
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "tools", "lib"))
+import qemu_machine as qm  # noqa: E402
+
+MIB = 1024 * 1024
+STAMP = re.compile(r"^\[\s*(\d+)\.(\d{6})\] ")
+
+
+@dataclass
+class BootTest:
+    name: str
+    doc: str
+    cmdline: str = ""
+    preset: str = "up"
+    memory_mib: int = 0
+    expect_exit: int = qm.EXIT_PASS
+    checks: list = field(default_factory=list)  # functions (log, ctx) -> list of problems
+    use_built_iso: bool = False  # boot build/fulcrum.iso exactly as `make` made it
+    stop_marker: str = None  # without qemu_exit: stop QEMU once this text appears
+    timeout: float = 120
+
+
+class Context:
+    """What checks may consult: the ELF's symbols (from nm) and the test itself."""
+
+    def __init__(self, build):
+        self.build = build
+        self.elf = os.path.join(build, "fulcrum.elf")
+        self.symbols = {}
+        out = subprocess.run(["nm", "-S", self.elf], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 4 and parts[2] in "tTwW":
+                self.symbols[parts[3]] = (int(parts[0], 16), int(parts[1], 16))
+
+
+# ------------------------------------------------------------------ checks
+
+def has(*texts):
+    def check(log, ctx):
+        return [f"missing: {t!r}" for t in texts if t not in log]
+    return check
+
+
+def lacks(*texts):
+    def check(log, ctx):
+        return [f"unexpected: {t!r}" for t in texts if t in log]
+    return check
+
+
+def matches(pattern):
+    def check(log, ctx):
+        return [] if re.search(pattern, log, re.M) else [f"no line matches /{pattern}/"]
+    return check
+
+
+def timestamps_monotonic(log, ctx):
+    last, problems = -1, []
+    for line in log.splitlines():
+        m = STAMP.match(line)
+        if m:
+            t = int(m.group(1)) * 1000000 + int(m.group(2))
+            if t < last:
+                problems.append(f"timestamp went backwards at: {line!r}")
+            last = t
+    if last < 0:
+        problems.append("no timestamped lines")
+    return problems
+
+
+def clean_boot(log, ctx):
+    bad = [w for w in ("BUG:", "Kernel panic", "WARNING", "cmdline:") if w in log]
+    return [f"normal boot printed {w!r}" for w in bad]
+
+
+def memory_reported(ram_mib):
+    """Usable RAM within 3% below the configured size; most of it free to allocate."""
+    def check(log, ctx):
+        m = re.search(r"Memory: (\d+)K/(\d+)K available", log)
+        if not m:
+            return ["no 'Memory: xK/yK available' line"]
+        avail, usable = int(m.group(1)), int(m.group(2))
+        ram = ram_mib * 1024
+        problems = []
+        if not (0.97 * ram <= usable <= ram):
+            problems.append(f"usable {usable}K is not within 3% below the {ram}K configured")
+        if not (0.90 * usable <= avail <= usable):
+            problems.append(f"available {avail}K is not 90-100% of usable {usable}K")
+        return problems
+    return check
+
+
+def oops_names(function, caller):
+    """The report's RIP is in `function` and the trace's first frame in `caller`,
+    each with offset inside the symbol and the size nm gives for it."""
+    def check(log, ctx):
+        problems = []
+        m = re.search(r"^(?:\[[^\]]*\] )?RIP: [0-9a-f]{4}:(\w+)\+0x([0-9a-f]+)/0x([0-9a-f]+)$", log, re.M)
+        if not m:
+            return ["no 'RIP: cs:function+0xoff/0xsize' line"]
+        problems += symbol_problems(ctx, "RIP", m.group(1), int(m.group(2), 16), int(m.group(3), 16), function)
+        trace = log.split("Call Trace:", 1)
+        if len(trace) < 2:
+            return problems + ["no 'Call Trace:' section"]
+        m = re.search(r"^(?:\[[^\]]*\] )? (\w+)\+0x([0-9a-f]+)/0x([0-9a-f]+)$", trace[1], re.M)
+        if not m:
+            return problems + ["no ' function+0xoff/0xsize' line in the call trace"]
+        problems += symbol_problems(ctx, "first caller", m.group(1), int(m.group(2), 16), int(m.group(3), 16),
+                                    caller)
+        return problems
+    return check
+
+
+def symbol_problems(ctx, what, name, off, size, want):
+    if name != want:
+        return [f"{what} names {name}, expected {want}"]
+    if want not in ctx.symbols:
+        return [f"{want} is not in the ELF's symbol table"]
+    if size != ctx.symbols[want][1]:
+        return [f"{what} size 0x{size:x} differs from nm's 0x{ctx.symbols[want][1]:x}"]
+    if off >= size:
+        return [f"{what} offset 0x{off:x} is outside the symbol (size 0x{size:x})"]
+    return []
+
+
+def halted_after(*texts):
+    """The report comes first, then the panic line, then the halted line last."""
+    def check(log, ctx):
+        order = list(texts) + ["Kernel panic - not syncing", "fulcrum: halted"]
+        pos, problems = -1, []
+        for t in order:
+            p = log.find(t, pos + 1)
+            if p < 0:
+                problems.append(f"missing {t!r} (in order)")
+            else:
+                pos = p
+        return problems
+    return check
+
+
+# ------------------------------------------------------------------ the tests
+
+def fault_test(kind, cause, function, caller, extra=()):
+    return BootTest(
+        f"fault-{kind}", f"selftest={kind} is reported with its cause, {function} and its caller {caller}",
+        cmdline=f"selftest={kind}", expect_exit=qm.EXIT_PANIC,
+        checks=[has(cause, "Call Trace:", "CR2:", "RAX:", "R15:"), oops_names(function, caller),
+                halted_after(cause, "RIP:", "Call Trace:"), timestamps_monotonic] + list(extra))
+
+
+TESTS = [
+    BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
+             preset="default",
+             checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
+                     memory_reported(512), clean_boot, timestamps_monotonic]),
+    BootTest("iso-as-built", "build/fulcrum.iso, exactly as make built it, boots through GRUB",
+             preset="default", use_built_iso=True, stop_marker="fulcrum: halted",
+             checks=[has("loader: GRUB", "fulcrum: ready in", "fulcrum: halted"), clean_boot]),
+    BootTest("memory-128m", "boots with 128 MiB of RAM", memory_mib=128,
+             checks=[has("fulcrum: ready in"), memory_reported(128), clean_boot]),
+    BootTest("memory-8g", "boots with 8 GiB of RAM, RAM above 4 GiB direct-mapped and allocatable",
+             memory_mib=8192, cmdline="ktest=mm_high_memory",
+             checks=[has("fulcrum: ready in", "KTEST mm_high_memory PASS"), memory_reported(8192), clean_boot]),
+    BootTest("bad-cmdline", "bad values and unknown options warn once each and keep the defaults",
+             cmdline="loglevel=99 nosuchoption=1 selftest=bogus ktest=",
+             checks=[has("fulcrum: ready in",
+                         "bad value '99' for 'loglevel' (integer 0..8), keeping 7",
+                         "unknown option 'nosuchoption=1', ignored",
+                         "bad value 'bogus' for 'selftest'"),
+                     lambda log, ctx: [] if log.count("cmdline:") == 4 else
+                     [f"expected 4 cmdline warnings, got {log.count('cmdline:')}"],
+                     lacks("BUG:", "Kernel panic")]),
+    BootTest("cmdline-help", "cmdline_help lists the registered options",
+             cmdline="cmdline_help",
+             checks=[has("loglevel=7", "qemu_exit=", "selftest=none", "ktest=")]),
+    BootTest("ktest-all", "every in-kernel test passes",
+             cmdline="ktest=all",
+             checks=[matches(r"KTEST summary: [1-9]\d* passed, 0 failed"), lacks("FAIL")]),
+    fault_test("oops", "BUG: unable to handle kernel NULL pointer dereference at 0000000000000040",
+               "selftest_null_deref", "selftest_oops",
+               [has("#PF: supervisor read access in kernel mode", "#PF: error_code(0x0000) - not-present page",
+                    "Oops: 0000 [#1]")]),
+    fault_test("pagefault", "BUG: unable to handle kernel paging request at ffffffff7ff00000",
+               "selftest_page_fault", "selftest_run",
+               [has("#PF: supervisor write access in kernel mode")]),
+    fault_test("gpf", "general protection fault: 0000 [#1]", "selftest_gpf", "selftest_run"),
+    fault_test("ud", "invalid opcode: 0000 [#1]", "selftest_invalid_opcode", "selftest_run"),
+    fault_test("divide", "divide error: 0000 [#1]", "selftest_divide_error", "selftest_run"),
+    fault_test("stackoverflow", "PANIC: double fault", "selftest_recurse", "selftest_recurse",
+               [has("BUG: kernel stack overflow: guard page of the boot stack hit")]),
+    BootTest("panic", "panic() says why, and the run ends with the panic status",
+             cmdline="selftest=panic", expect_exit=qm.EXIT_PANIC,
+             checks=[halted_after("Kernel panic - not syncing: selftest: panic requested")]),
+    BootTest("cpus-16", "the 16-CPU machine boots", preset="2s16",
+             checks=[has("fulcrum: ready in"), clean_boot]),
+]
+
+
+# ------------------------------------------------------------------ running
+
+ISO_LOCK = threading.Lock()
+
+
+def iso_for(build, cmdline):
+    """An ISO for this command line, cached by kernel content and command line."""
+    elf = os.path.join(build, "fulcrum.elf")
+    with open(elf, "rb") as f:
+        key = hashlib.sha1(f.read() + cmdline.encode()).hexdigest()[:16]
+    iso = os.path.join(build, "test-iso", f"{key}.iso")
+    with ISO_LOCK:
+        if not os.path.exists(iso):
+            subprocess.run([os.path.join(TOP, "tools", "mkiso"), elf, iso, cmdline], check=True)
+    return iso
+
+
+def boot(test, build):
+    """Runs QEMU; returns (exit code or None on timeout, serial log, seconds)."""
+    if test.use_built_iso:
+        iso = os.path.join(build, "fulcrum.iso")
+    else:
+        iso = iso_for(build, (test.cmdline + " qemu_exit").strip())
+    run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib)
+    start = time.monotonic()
+    proc = subprocess.Popen(run.argv(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    chunks, seen = [], threading.Event()
+
+    def reader():
+        for raw in iter(proc.stdout.readline, b""):
+            chunks.append(raw.decode("utf-8", "replace").replace("\r", ""))
+            if test.stop_marker and test.stop_marker in chunks[-1]:
+                seen.set()
+        seen.set()
+
+    t = threading.Thread(target=reader, daemon=True)
+    t.start()
+    if test.stop_marker:
+        seen.wait(test.timeout)
+        timed_out = proc.poll() is None and not any(test.stop_marker in c for c in chunks)
+        if proc.poll() is None:
+            proc.terminate()
+        code = None if timed_out else test.expect_exit
+    else:
+        try:
+            code = proc.wait(test.timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            code = None
+    proc.wait()
+    t.join(5)
+    return code, "".join(chunks), time.monotonic() - start
+
+
+def run_test(test, ctx, logdir):
+    code, log, secs = boot(test, ctx.build)
+    with open(os.path.join(logdir, f"boot-{test.name}.log"), "w") as f:
+        f.write(log)
+    problems = []
+    if code is None:
+        problems.append(f"timed out after {test.timeout:.0f} s")
+    elif code != test.expect_exit:
+        problems.append(f"QEMU exit status {code} ({qm.EXIT_NAMES.get(code, '?')}), expected "
+                        f"{test.expect_exit} ({qm.EXIT_NAMES[test.expect_exit]})")
+    for check in test.checks:
+        problems += check(log, ctx)
+    return test, problems, secs, log
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default=os.path.join(TOP, "build"))
+    ap.add_argument("--jobs", type=int, default=2, help="QEMUs at once (default 2: this host has 2 cores)")
+    ap.add_argument("--only", help="comma-separated test names")
+    ap.add_argument("--list", action="store_true")
+    args = ap.parse_args()
+    if args.list:
+        for t in TESTS:
+            print(f"  {t.name:16} {t.doc}")
+        return 0
+    tests = TESTS
+    if args.only:
+        names = set(args.only.split(","))
+        tests = [t for t in TESTS if t.name in names]
+        unknown = names - {t.name for t in tests}
+        if unknown:
+            sys.exit(f"boot: no such test: {', '.join(sorted(unknown))}")
+    version = qm.qemu_version()
+    if version is None:
+        sys.exit(f"boot: {qm.QEMU} not found; run 'make deps'")
+    accel = qm.choose_accel("auto")
+    print(f"boot: QEMU {'.'.join(map(str, version))}, {accel.upper()}, {len(tests)} tests, {args.jobs} at a time")
+    for note in qm.version_notes(version):
+        print(f"boot: note: {note}")
+    ctx = Context(args.build)
+    logdir = os.path.join(args.build, "test-logs")
+    os.makedirs(logdir, exist_ok=True)
+    passed = failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for test, problems, secs, log in pool.map(lambda t: run_test(t, ctx, logdir), tests):
+            if problems:
+                failed += 1
+                print(f"FAIL boot/{test.name} ({secs:.1f} s): {test.doc}")
+                for p in problems:
+                    print(f"     - {p}")
+                print(f"     log: {os.path.join(logdir, 'boot-' + test.name + '.log')}; last lines:")
+                for line in log.splitlines()[-8:]:
+                    print(f"       | {line}")
+            else:
+                passed += 1
+                print(f"PASS boot/{test.name} ({secs:.1f} s)")
+    print(f"boot: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
