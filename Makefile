@@ -40,7 +40,7 @@ endif
 all: $(BUILD)/fulcrum.elf $(BUILD)/fulcrum.iso ## build the kernel ELF and the bootable ISO
 
 help: ## list the targets
-	@grep -E '^[a-z-]+( [a-z-]+)*:.*## ' $(MAKEFILE_LIST) | \
+	@grep -hE '^[a-z-]+( [a-z-]+)*:.*## ' Makefile | \
 		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
 	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=name CROSS=x86_64-elf-"
 
@@ -161,7 +161,7 @@ $(BUILD)/fulcrum.elf: $(KOBJ) $(BUILD)/ksyms-table.o boot/linker.ld
 	$(say) LD $@
 	$(Q)$(LD) $(LDFLAGS) -o $@ $(KOBJ) $(BUILD)/ksyms-table.o
 	$(Q)$(NM) -n -S $@ | $(PYTHON) tools/gen-ksyms --check $(BUILD)/ksyms-table.c
-	@size $@ | tail -1 | awk '{ printf "  kernel: text %d, data %d, bss %d bytes\n", $$1, $$2, $$3 }'
+	@$(CROSS)size $@ | tail -1 | awk '{ printf "  kernel: text %d, data %d, bss %d bytes\n", $$1, $$2, $$3 }'
 
 # The ISO is rebuilt when the kernel or the command line changes.
 $(BUILD)/cmdline.txt: FORCE
