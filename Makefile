@@ -44,23 +44,27 @@ help: ## list the targets
 		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
 	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=name CROSS=x86_64-elf-"
 
-run qemu: deps all ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
+run qemu: deps ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
+	@$(MAKE) --no-print-directory all
 	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso -- $(QEMU_OPTS)
 
-qemu-gdb: deps all ## boot in QEMU, paused until gdb attaches on :1234
+qemu-gdb: deps ## boot in QEMU, paused until gdb attaches on :1234
+	@$(MAKE) --no-print-directory all
 	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso --gdb -- $(QEMU_OPTS)
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit
 	@$(PYTHON) tests/run-all --build $(BUILD)
 
-unit: deps $(BUILD)/unit/fulcrum-unit ## host unit tests only (Check)
+unit: deps ## host unit tests only (Check)
+	@$(MAKE) --no-print-directory $(BUILD)/unit/fulcrum-unit
 	@$(BUILD)/unit/fulcrum-unit
 
 lint: ## layering check: no asm or arch-private includes under kernel/
 	@tools/check-layering
 
-boot-test: deps all ## QEMU boot tests only
+boot-test: deps ## QEMU boot tests only
+	@$(MAKE) --no-print-directory all
 	@$(PYTHON) tests/boot/run.py --build $(BUILD)
 
 clean: ## remove build outputs

@@ -50,7 +50,7 @@ static void memory_map_init(const struct boot_info *bi)
 			mem_type_name(bi->mem[i].type));
 	memmap_init(&memmap, bi->mem, bi->nr_mem);
 	if (memmap.odd_entries)
-		pr_info("memory: %u firmware map entries were overlapping, empty, unaligned or out of range; cleaned up\n",
+		pr_debug("memory: %u firmware map entries were overlapping, empty, unaligned or out of range; cleaned up\n",
 			memmap.odd_entries);
 
 	arch_kernel_extent(&kstart, &kend);

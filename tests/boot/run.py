@@ -39,6 +39,7 @@ class BootTest:
     checks: list = field(default_factory=list)  # functions (log, ctx) -> list of problems
     use_built_iso: bool = False  # boot build/fulcrum.iso exactly as `make` made it
     stop_marker: str = None  # without qemu_exit: stop QEMU once this text appears
+    screen: bool = False  # read the VGA text screen through the QEMU monitor before stopping
     timeout: float = 120
 
 
@@ -49,6 +50,7 @@ class Context:
         self.build = build
         self.elf = os.path.join(build, "fulcrum.elf")
         self.symbols = {}
+        self.screens = {}  # worker thread name -> text read off the VGA screen
         out = subprocess.run(["nm", "-S", self.elf], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
             parts = line.split()
@@ -73,6 +75,16 @@ def lacks(*texts):
 def matches(pattern):
     def check(log, ctx):
         return [] if re.search(pattern, log, re.M) else [f"no line matches /{pattern}/"]
+    return check
+
+
+def screen_shows(*texts):
+    """The VGA text screen (read from guest memory at 0xb8000) shows these texts."""
+    def check(log, ctx):
+        screen = ctx.screens.get(threading.current_thread().name, "")
+        if not screen:
+            return ["could not read the VGA text screen"]
+        return [f"screen lacks {t!r}" for t in texts if t not in screen]
     return check
 
 
@@ -178,6 +190,9 @@ TESTS = [
     BootTest("iso-as-built", "build/fulcrum.iso, exactly as make built it, boots through GRUB",
              preset="default", use_built_iso=True, stop_marker="fulcrum: halted",
              checks=[has("loader: GRUB", "fulcrum: ready in", "fulcrum: halted"), clean_boot]),
+    BootTest("vga-screen", "the boot log also appears on the VGA text screen",
+             use_built_iso=True, stop_marker="fulcrum: halted", screen=True,
+             checks=[screen_shows("Fulcrum 0.1 booting", "fulcrum: ready in", "fulcrum: halted")]),
     BootTest("memory-128m", "boots with 128 MiB of RAM", memory_mib=128,
              checks=[has("fulcrum: ready in"), memory_reported(128), clean_boot]),
     BootTest("memory-8g", "boots with 8 GiB of RAM, RAM above 4 GiB direct-mapped and allocatable",
@@ -235,15 +250,50 @@ def iso_for(build, cmdline):
     return iso
 
 
-def boot(test, build):
+def read_vga_text(sock_path):
+    """The 80x25 text screen's characters, one line per row, via the monitor's xp command."""
+    import socket
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(10)
+    s.connect(sock_path)
+
+    def until_prompt():
+        buf = b""
+        while not buf.endswith(b"(qemu) "):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            buf += chunk
+        return buf.decode("latin-1")
+
+    until_prompt()
+    s.sendall(b"xp /4000bx 0xb8000\n")
+    out = until_prompt()
+    s.close()
+    cells = [int(x, 16) for x in re.findall(r"0x([0-9a-f]{2})\b", out.split("\n", 1)[-1])]
+    chars = "".join(chr(c) if 32 <= c < 127 else " " for c in cells[0::2])
+    return "\n".join(chars[i:i + 80] for i in range(0, len(chars), 80))
+
+
+def boot(test, build, ctx=None):
     """Runs QEMU; returns (exit code or None on timeout, serial log, seconds)."""
     if test.use_built_iso:
         iso = os.path.join(build, "fulcrum.iso")
     else:
         iso = iso_for(build, (test.cmdline + " qemu_exit").strip())
-    run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib)
+    extra, sock = [], None
+    if test.screen:
+        sock = os.path.join(build, "test-logs", f"monitor-{test.name}.sock")
+        if os.path.exists(sock):
+            os.unlink(sock)
+        extra = ["-monitor", f"unix:{sock},server,nowait"]
+    run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib, extra=extra)
+    argv = run.argv()
+    if sock:  # the runner's own "-monitor none" would win otherwise
+        i = argv.index("none", argv.index("-monitor"))
+        del argv[i - 1:i + 1]
     start = time.monotonic()
-    proc = subprocess.Popen(run.argv(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     chunks, seen = [], threading.Event()
 
     def reader():
@@ -258,6 +308,11 @@ def boot(test, build):
     if test.stop_marker:
         seen.wait(test.timeout)
         timed_out = proc.poll() is None and not any(test.stop_marker in c for c in chunks)
+        if sock and not timed_out and ctx is not None:
+            try:
+                ctx.screens[threading.current_thread().name] = read_vga_text(sock)
+            except OSError as e:
+                print(f"boot: {test.name}: monitor: {e}")
         if proc.poll() is None:
             proc.terminate()
         code = None if timed_out else test.expect_exit
@@ -273,7 +328,7 @@ def boot(test, build):
 
 
 def run_test(test, ctx, logdir):
-    code, log, secs = boot(test, ctx.build)
+    code, log, secs = boot(test, ctx.build, ctx)
     with open(os.path.join(logdir, f"boot-{test.name}.log"), "w") as f:
         f.write(log)
     problems = []
