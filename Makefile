@@ -15,6 +15,8 @@ CROSS ?=
 CMDLINE ?=
 QEMU_OPTS ?=
 PRESET ?= default
+FUZZ_TIME ?= 60
+ACPI_CORPUS ?= ../shared/acpi-corpus
 
 CC := $(CROSS)gcc
 LD := $(CROSS)ld
@@ -35,7 +37,7 @@ endif
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint boot-test clean deps
+.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/fulcrum.iso ## build the kernel ELF and the bootable ISO
 
@@ -53,7 +55,8 @@ qemu-gdb: deps ## boot in QEMU, paused until gdb attaches on :1234
 	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso --gdb -- $(QEMU_OPTS)
 
 test: deps ## run every test; ends with "N passed, N failed"
-	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit
+	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo \
+		$(BUILD)/fuzz/fuzz_acpi
 	@$(PYTHON) tests/run-all --build $(BUILD)
 
 unit: deps ## host unit tests only (Check)
@@ -67,6 +70,10 @@ boot-test: deps ## QEMU boot tests only
 	@$(MAKE) --no-print-directory all
 	@$(PYTHON) tests/boot/run.py --build $(BUILD)
 
+fuzz: deps $(BUILD)/fuzz/fuzz_acpi ## fuzz the ACPI parsers for FUZZ_TIME seconds (default 60)
+	@mkdir -p $(BUILD)/fuzz/corpus
+	$(BUILD)/fuzz/fuzz_acpi -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus $(wildcard $(ACPI_CORPUS))
+
 clean: ## remove build outputs
 	rm -rf $(BUILD)
 
@@ -76,7 +83,7 @@ deps: ## install missing Debian packages (needs root) or say what to install
 # ---------------------------------------------------------------- kernel
 
 BOOT_ASM := boot/multiboot2.asm boot/entry.asm
-ARCH_ASM := arch/x86_64/isr.asm
+ARCH_ASM := arch/x86_64/isr.asm arch/x86_64/trampoline.asm
 ARCH_C := \
 	arch/x86_64/setup.c \
 	arch/x86_64/serial.c \
@@ -90,14 +97,28 @@ ARCH_C := \
 	arch/x86_64/tsc.c \
 	arch/x86_64/paging.c \
 	arch/x86_64/cpu.c \
-	arch/x86_64/machine.c
+	arch/x86_64/power.c \
+	arch/x86_64/cpu_local.c \
+	arch/x86_64/apic.c \
+	arch/x86_64/irq.c \
+	arch/x86_64/timer.c \
+	arch/x86_64/ipi.c \
+	arch/x86_64/smp.c \
+	arch/x86_64/cpuid_topology.c \
+	arch/x86_64/cpu_topology.c
 KERNEL_C := \
 	kernel/main.c \
 	kernel/printk.c \
 	kernel/panic.c \
 	kernel/cmdline.c \
 	kernel/ktest.c \
+	kernel/tick.c \
 	kernel/boot/multiboot2.c \
+	kernel/acpi/tables.c \
+	kernel/acpi/madt.c \
+	kernel/acpi/srat.c \
+	kernel/acpi/slit.c \
+	kernel/acpi/topology.c \
 	kernel/lib/printf.c \
 	kernel/lib/kstrto.c \
 	kernel/lib/string.c \
@@ -187,18 +208,24 @@ UNIT_KERNEL_C := \
 	kernel/printk.c \
 	kernel/cmdline.c \
 	kernel/boot/multiboot2.c \
+	kernel/acpi/tables.c \
+	kernel/acpi/madt.c \
+	kernel/acpi/srat.c \
+	kernel/acpi/slit.c \
+	kernel/acpi/topology.c \
 	kernel/lib/printf.c \
 	kernel/lib/kstrto.c \
 	kernel/mm/memmap.c \
 	kernel/mm/page_alloc.c \
 	kernel/mm/heap.c \
-	kernel/debug/ksyms.c
+	kernel/debug/ksyms.c \
+	arch/x86_64/cpuid_topology.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/unit/%.o,$(wildcard $(UNIT_KERNEL_C)) $(UNIT_TEST_C))
 
 UNIT_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -Wall -Wextra -Werror -Wno-unused-parameter \
-	-Ikernel -Iarch/x86_64/include -Itests/unit -Itests/unit/fake -MMD -MP \
+	-Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itests/unit -Itests/unit/fake -MMD -MP \
 	$(shell pkg-config --cflags check 2>/dev/null)
 UNIT_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
@@ -214,5 +241,44 @@ $(BUILD)/unit/%.o: %.c $(BUILD)/unit/cflags.txt
 $(BUILD)/unit/fulcrum-unit: $(UNIT_OBJ)
 	$(say) HOSTLD $@
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $^ $(UNIT_LIBS)
+
+# ---------------------------------------------------------------- host tools
+
+# fulcrum-topo runs the kernel's ACPI parsers and topology builder on the
+# host: objects of the unit build, with its stand-ins for the arch interface.
+TOPO_C := tools/topo/fulcrum_topo.c tests/unit/fake/fake_arch.c \
+	kernel/acpi/tables.c kernel/acpi/madt.c kernel/acpi/srat.c kernel/acpi/slit.c \
+	kernel/acpi/topology.c kernel/printk.c kernel/cmdline.c kernel/lib/printf.c \
+	kernel/lib/kstrto.c
+
+$(BUILD)/tools/fulcrum-topo: $(patsubst %.c,$(BUILD)/unit/%.o,$(TOPO_C))
+	@mkdir -p $(@D)
+	$(say) HOSTLD $@
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $^
+
+# ---------------------------------------------------------------- fuzzing
+
+# libFuzzer over the ACPI parsers, ASan and UBSan on; seeds: ../shared/acpi-corpus.
+FUZZ_CC ?= clang
+FUZZ_C := tests/fuzz/fuzz_acpi.c tests/unit/fake/fake_arch.c \
+	kernel/acpi/tables.c kernel/acpi/madt.c kernel/acpi/srat.c kernel/acpi/slit.c \
+	kernel/acpi/topology.c kernel/printk.c kernel/cmdline.c kernel/lib/printf.c \
+	kernel/lib/kstrto.c
+FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itests/unit/fake -MMD -MP
+
+$(BUILD)/fuzz/cflags.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' | cmp -s - $@ || echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' > $@
+
+$(BUILD)/fuzz/%.o: %.c $(BUILD)/fuzz/cflags.txt
+	@mkdir -p $(@D)
+	$(say) FUZZCC $<
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/fuzz_acpi: $(patsubst %.c,$(BUILD)/fuzz/%.o,$(FUZZ_C))
+	$(say) FUZZLD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -7,6 +7,7 @@
 
 #include <arch/memory.h>
 #include <arch/paging.h>
+#include <arch/smp.h>
 #include <arch/time.h>
 
 #include "cmdline.h"
@@ -94,6 +95,7 @@ void kernel_main(struct boot_info *bi)
 		panic("memory: cannot set up the page allocator");
 	heap_init();			/* kmalloc/kfree */
 	memory_report();
+	arch_smp_init_boot();		/* local APIC, timer tick, IPIs; interrupts on */
 
 	selftest_run();			/* selftest=...: deliberate faults */
 	failed = ktest_run_selected();	/* ktest=...: in-kernel tests */

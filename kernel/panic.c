@@ -16,16 +16,16 @@ static bool qemu_exit;
 BOOT_OPTION_BOOL(qemu_exit, "qemu_exit", &qemu_exit,
 		 "end QEMU through isa-debug-exit when the run ends (tests use it)");
 
-static volatile int panic_owner; /* 0 free, 1 taken */
+static volatile int stop_owner; /* 0 free, 1 taken */
 
-bool panic_claim(void)
+bool machine_stop_claim(void)
 {
-	return __atomic_exchange_n(&panic_owner, 1, __ATOMIC_ACQ_REL) == 0;
+	return __atomic_exchange_n(&stop_owner, 1, __ATOMIC_ACQ_REL) == 0;
 }
 
-bool panic_in_progress(void)
+bool machine_stopping(void)
 {
-	return __atomic_load_n(&panic_owner, __ATOMIC_ACQUIRE) != 0;
+	return __atomic_load_n(&stop_owner, __ATOMIC_ACQUIRE) != 0;
 }
 
 static __noreturn void stop_machine_and_halt(enum machine_exit_status status, const char *why)
@@ -45,7 +45,7 @@ void panic(const char *fmt, ...)
 	va_list ap;
 
 	arch_irq_disable();
-	panic_claim(); /* an oops already holds it when it calls us */
+	machine_stop_claim(); /* an oops already holds it when it calls us */
 	printk_enter_panic();
 	va_start(ap, fmt);
 	kvsnprintf(reason, sizeof(reason), fmt, ap);
@@ -58,5 +58,7 @@ void panic(const char *fmt, ...)
 void machine_finish(enum machine_exit_status status)
 {
 	arch_irq_disable();
+	if (!machine_stop_claim())
+		arch_halt(); /* a panic on another CPU owns the ending */
 	stop_machine_and_halt(status, status == EXIT_PASS ? "run complete" : "run failed");
 }

@@ -2,7 +2,7 @@
 #ifndef FULCRUM_PANIC_H
 #define FULCRUM_PANIC_H
 
-#include <arch/machine.h>
+#include <arch/power.h>
 
 #include "lib/compiler.h"
 #include "lib/types.h"
@@ -14,14 +14,14 @@
  */
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 
-/* True once some CPU has entered panic() or an oops: other CPUs stand down. */
-bool panic_in_progress(void);
+/* True once some CPU is stopping the machine (panic, oops, end of run): others stand down. */
+bool machine_stopping(void);
 
 /*
- * Claims the right to report a fatal fault; false if another report is
- * already under way (the caller should then just halt).
+ * Claims the right to stop the machine and report why; false if another
+ * CPU already has it (the caller should then just halt).
  */
-bool panic_claim(void);
+bool machine_stop_claim(void);
 
 /* The end of a run that reached its goal: report status and stop. */
 __noreturn void machine_finish(enum machine_exit_status status);

@@ -43,9 +43,3 @@ void arch_halt(void)
 	for (;;)
 		__asm__ volatile("cli; hlt" ::: "memory");
 }
-
-unsigned int arch_stop_other_cpus(void)
-{
-	/* Only the boot CPU runs until SMP bring-up exists: nothing to stop. */
-	return 0;
-}

@@ -1,30 +1,22 @@
 /*
- * GDT and TSS. Long mode ignores segment bases and limits for code and
- * data; the GDT matters for privilege levels, the syscall selector layout
- * and the TSS, whose IST stacks give double faults, NMIs and machine
- * checks a known-good stack even when the current one is broken.
+ * GDT and TSS, one of each per CPU (a TSS is busy while loaded, and each
+ * CPU needs its own IST stacks). Long mode ignores segment bases and
+ * limits for code and data; the GDT matters for privilege levels, the
+ * syscall selector layout and the TSS, whose IST stacks give double
+ * faults, NMIs and machine checks a known-good stack even when the
+ * current one is broken.
  */
 #include "gdt.h"
 
-#include "lib/compiler.h"
+#include "cpu_local.h"
+#include "lib/string.h"
 #include "x86.h"
-
-struct tss {
-	u32 reserved0;
-	u64 rsp[3];
-	u64 reserved1;
-	u64 ist[7];
-	u64 reserved2;
-	u16 reserved3;
-	u16 iopb_offset;
-} __packed;
-_Static_assert(sizeof(struct tss) == 104, "TSS layout");
 
 /*
  * Selector order is fixed by syscall/sysret: kernel code, kernel data,
  * then user data before user code (STAR[63:48] + 8 and + 16).
  */
-static u64 gdt[7] __aligned(16) = {
+static const u64 gdt_template[GDT_ENTRIES] = {
 	0,
 	0x00af9a000000ffff, /* 0x08 kernel code: long mode, DPL 0 */
 	0x00cf92000000ffff, /* 0x10 kernel data */
@@ -33,27 +25,25 @@ static u64 gdt[7] __aligned(16) = {
 	0, 0,		    /* 0x28 TSS: 16-byte system descriptor */
 };
 
-static struct tss tss __aligned(16);
-static u8 ist_stacks[IST_COUNT][IST_STACK_SIZE] __aligned(16);
-static const char *const ist_names[IST_COUNT] = { "#DF stack", "NMI stack", "#MC stack" };
-
-static void set_tss_descriptor(void)
+static void set_tss_descriptor(u64 *gdt, const struct tss *tss)
 {
-	u64 base = (u64)&tss, limit = sizeof(tss) - 1;
+	u64 base = (u64)tss, limit = sizeof(*tss) - 1;
 
 	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89UL << 40) /* present, 64-bit TSS */
 		 | (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[6] = base >> 32;
 }
 
-void gdt_init(void)
+void gdt_init_cpu(struct cpu_local *c)
 {
-	struct desc_ptr gdtr = { sizeof(gdt) - 1, (u64)gdt };
+	struct desc_ptr gdtr = { sizeof(c->gdt) - 1, (u64)c->gdt };
 
+	memcpy(c->gdt, gdt_template, sizeof(c->gdt));
+	memset(&c->tss, 0, sizeof(c->tss));
 	for (int i = 0; i < IST_COUNT; i++)
-		tss.ist[i] = (u64)&ist_stacks[i][IST_STACK_SIZE];
-	tss.iopb_offset = sizeof(tss); /* no I/O permission bitmap */
-	set_tss_descriptor();
+		c->tss.ist[i] = (u64)c->ist_stack[i] + IST_STACK_SIZE;
+	c->tss.iopb_offset = sizeof(c->tss); /* no I/O permission bitmap */
+	set_tss_descriptor(c->gdt, &c->tss);
 
 	__asm__ volatile("lgdt %0\n\t"
 			 "pushq %1\n\t"
@@ -68,19 +58,4 @@ void gdt_init(void)
 			 :
 			 : "m"(gdtr), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
 			 : "rax", "memory");
-}
-
-bool gdt_ist_stack_of(u64 addr, u64 *lo, u64 *hi, const char **name)
-{
-	for (int i = 0; i < IST_COUNT; i++) {
-		u64 b = (u64)ist_stacks[i], e = b + IST_STACK_SIZE;
-
-		if (addr >= b && addr < e) {
-			*lo = b;
-			*hi = e;
-			*name = ist_names[i];
-			return true;
-		}
-	}
-	return false;
 }

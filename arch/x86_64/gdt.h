@@ -1,7 +1,8 @@
-/* Segment descriptors and the TSS with its interrupt stacks (IST). */
+/* Segment descriptors and the TSS with its interrupt stacks (IST), one set per CPU. */
 #ifndef FULCRUM_X86_GDT_H
 #define FULCRUM_X86_GDT_H
 
+#include "lib/compiler.h"
 #include "lib/types.h"
 
 /* IST slots (1-based, as the IDT names them). */
@@ -13,11 +14,25 @@ enum ist_slot {
 };
 
 #define IST_STACK_SIZE 16384
+#define GDT_ENTRIES 7
 
-/* Loads the GDT and TSS on the boot CPU and reloads every segment register. */
-void gdt_init(void);
+struct tss {
+	u32 reserved0;
+	u64 rsp[3];
+	u64 reserved1;
+	u64 ist[7];
+	u64 reserved2;
+	u16 reserved3;
+	u16 iopb_offset;
+} __packed;
+_Static_assert(sizeof(struct tss) == 104, "TSS layout");
 
-/* True if addr lies in one of the IST stacks; names it in *name. */
-bool gdt_ist_stack_of(u64 addr, u64 *lo, u64 *hi, const char **name);
+struct cpu_local;
+
+/*
+ * Loads c's GDT and TSS on the calling CPU and reloads every segment
+ * register; c->ist_stack[] must point at IST_COUNT stacks of IST_STACK_SIZE.
+ */
+void gdt_init_cpu(struct cpu_local *c);
 
 #endif

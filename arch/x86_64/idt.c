@@ -36,14 +36,20 @@ static void set_gate(int vec, u64 handler, u8 ist)
 	};
 }
 
-void idt_init(void)
+void idt_load(void)
 {
 	struct desc_ptr idtr = { sizeof(idt) - 1, (u64)idt };
+
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+}
+
+void idt_init(void)
+{
 
 	for (int v = 0; v < 256; v++)
 		set_gate(v, isr_stub_table[v], 0);
 	idt[X86_DF].ist = IST_DOUBLE_FAULT;
 	idt[X86_NMI].ist = IST_NMI;
 	idt[X86_MC].ist = IST_MACHINE_CHECK;
-	__asm__ volatile("lidt %0" : : "m"(idtr));
+	idt_load();
 }

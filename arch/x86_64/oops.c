@@ -134,7 +134,7 @@ void oops(struct trap_frame *f)
 {
 	u64 cr2 = read_cr2();
 
-	if (!panic_claim()) {
+	if (!machine_stop_claim()) {
 		/* A fault while reporting one, or a second CPU faulting: say so briefly and stop. */
 		pr_emerg("BUG: %s at %016llx during a fatal error; this CPU stops\n",
 			 exception_name(f->vector), (unsigned long long)f->rip);

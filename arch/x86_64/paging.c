@@ -8,17 +8,25 @@
 #include <arch/memory.h>
 #include <arch/paging.h>
 
+#include "lib/spinlock.h"
 #include "lib/string.h"
+#include "mm/page_alloc.h"
+#include "mmu.h"
 #include "panic.h"
 #include "printk.h"
 #include "x86.h"
 
 #define PTE_P (1UL << 0)
 #define PTE_W (1UL << 1)
+#define PTE_PWT (1UL << 3)
+#define PTE_PCD (1UL << 4)
 #define PTE_PS (1UL << 7)
 #define PTE_G (1UL << 8)
 #define PTE_NX (1UL << 63)
 #define PTE_ADDR 0x000ffffffffff000UL
+
+#define MMIO_BASE 0xffffc90000000000UL /* device mappings, uncached, 1 TiB window */
+#define MMIO_LIMIT 0xffffd90000000000UL
 
 #define SIZE_4K (1UL << 12)
 #define SIZE_2M (1UL << 21)
@@ -32,13 +40,19 @@ extern u8 __data_start[], __kernel_end[], boot_stack_guard[];
 uintptr_t direct_map_base = DIRECT_MAP_BASE;
 
 static struct memmap *table_source;
+static u64 *kernel_pml4;
+static u64 mmio_next = MMIO_BASE;
+static struct spinlock mmio_lock = SPINLOCK_INIT;
 static bool have_1g_pages, have_nx;
 static u64 nx_bit;
 static u64 mapped_pages[3]; /* 4K, 2M, 1G counts in the direct map */
 
+/* Table pages come from the memory map during boot, from the page allocator after it. */
 static u64 *alloc_table(void)
 {
-	phys_addr_t pa = memmap_alloc_early(table_source, PAGE_SIZE, PAGE_SIZE, EARLY_MAP_LIMIT);
+	phys_addr_t pa = page_alloc_total_pages()
+				 ? page_alloc(0)
+				 : memmap_alloc_early(table_source, PAGE_SIZE, PAGE_SIZE, EARLY_MAP_LIMIT);
 	u64 *t;
 
 	if (!pa)
@@ -141,7 +155,49 @@ void arch_paging_init(struct memmap *mm)
 
 	write_cr4(read_cr4() | CR4_PGE);
 	write_cr3(virt_to_phys(pml4));
+	kernel_pml4 = pml4;
 	pr_info("paging: direct map with %llu 1G, %llu 2M, %llu 4K pages; kernel text RX, data %s\n",
 		(unsigned long long)mapped_pages[2], (unsigned long long)mapped_pages[1],
 		(unsigned long long)mapped_pages[0], have_nx ? "NX" : "executable (no NX)");
+}
+
+u64 paging_kernel_cr3(void)
+{
+	return virt_to_phys(kernel_pml4);
+}
+
+void *paging_map_mmio(phys_addr_t pa, u64 size)
+{
+	u64 offset = pa & (PAGE_SIZE - 1), va;
+	unsigned long flags;
+
+	size = ALIGN_UP(size + offset, PAGE_SIZE);
+	flags = spin_lock_irqsave(&mmio_lock);
+	va = mmio_next;
+	if (va + size > MMIO_LIMIT) {
+		spin_unlock_irqrestore(&mmio_lock, flags);
+		return NULL;
+	}
+	mmio_next += size + PAGE_SIZE; /* an unmapped page between mappings catches overruns */
+	/* Strong uncacheable (PCD + PWT with the default PAT), never executable. */
+	map_range(kernel_pml4, va, pa - offset, size, PTE_P | PTE_W | PTE_PCD | PTE_PWT | PTE_G | nx_bit,
+		  false);
+	spin_unlock_irqrestore(&mmio_lock, flags);
+	return (void *)(va + offset);
+}
+
+u64 paging_trampoline_cr3(phys_addr_t low_page)
+{
+	u64 *pml4 = alloc_table(), *pdpt = alloc_table(), *pd = alloc_table();
+
+	if (low_page >= SIZE_2M)
+		panic("paging: trampoline page %#llx is not in the first 2 MiB",
+		      (unsigned long long)low_page);
+	/* The kernel's upper half, shared table by table; plus the first 2 MiB at 0. */
+	for (int i = 256; i < 512; i++)
+		pml4[i] = kernel_pml4[i];
+	pd[0] = 0 | PTE_P | PTE_W | PTE_PS;
+	pdpt[0] = virt_to_phys(pd) | PTE_P | PTE_W;
+	pml4[0] = virt_to_phys(pdpt) | PTE_P | PTE_W;
+	return virt_to_phys(pml4);
 }

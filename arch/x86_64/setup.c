@@ -7,6 +7,7 @@
 #include <arch/memory.h>
 
 #include "boot/multiboot2.h"
+#include "cpu_local.h"
 #include "gdt.h"
 #include "main.h"
 #include "panic.h"
@@ -54,8 +55,11 @@ static void start_screen(void)
 
 void arch_start(void)
 {
+	struct cpu_local *boot_cpu = cpu_local_boot();
+
+	cpu_local_install(boot_cpu); /* first: fault reports read per-CPU state */
 	serial_init();
-	gdt_init();
+	gdt_init_cpu(boot_cpu);
 	idt_init();
 	read_boot_information();
 	start_screen();

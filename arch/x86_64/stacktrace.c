@@ -8,21 +8,39 @@
 
 #include <arch/memory.h>
 
+#include "cpu_local.h"
 #include "debug/ksyms.h"
-#include "gdt.h"
 #include "printk.h"
 
-extern u8 boot_stack_bottom[], boot_stack_top[], boot_stack_guard[];
+extern u8 boot_stack_guard[];
 
+static const char *const ist_names[IST_COUNT] = { "#DF stack", "NMI stack", "#MC stack" };
+
+static bool within(u64 addr, const u8 *base, u64 size, u64 *lo, u64 *hi)
+{
+	if (!base || addr < (u64)base || addr >= (u64)base + size)
+		return false;
+	*lo = (u64)base;
+	*hi = (u64)base + size;
+	return true;
+}
+
+/* The stacks of the CPU we run on: its kernel stack and its IST stacks. */
 bool stack_bounds(u64 addr, u64 *lo, u64 *hi, const char **name)
 {
-	if (addr >= (u64)boot_stack_bottom && addr < (u64)boot_stack_top) {
-		*lo = (u64)boot_stack_bottom;
-		*hi = (u64)boot_stack_top;
-		*name = "boot stack";
+	const struct cpu_local *c = this_cpu_local();
+
+	if (within(addr, c->kernel_stack, KERNEL_STACK_SIZE, lo, hi)) {
+		*name = c->cpu == 0 ? "boot stack" : "kernel stack";
 		return true;
 	}
-	return gdt_ist_stack_of(addr, lo, hi, name);
+	for (int i = 0; i < IST_COUNT; i++) {
+		if (within(addr, c->ist_stack[i], IST_STACK_SIZE, lo, hi)) {
+			*name = ist_names[i];
+			return true;
+		}
+	}
+	return false;
 }
 
 bool stack_guard_hit(u64 addr, const char **name)

@@ -50,7 +50,12 @@ enum exception_vector {
 #define PF_PK 0x20
 #define PF_SHSTK 0x40
 
+/* Fills the IDT (boot CPU, once) / loads it on the calling CPU. */
 void idt_init(void);
+void idt_load(void);
+
+/* CPUs that have halted on an NMI during a panic. */
+unsigned int nmi_stopped_cpus(void);
 
 /* Called by every stub in isr.asm with interrupts off. */
 void trap_dispatch(struct trap_frame *f);

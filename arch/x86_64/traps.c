@@ -5,17 +5,31 @@
  */
 #include <arch/cpu.h>
 
+#include "cpu_local.h"
+#include "irq.h"
 #include "oops.h"
 #include "panic.h"
 #include "trap.h"
 
-static u64 spurious_interrupts;
+static volatile u32 cpus_stopped;
+
+unsigned int nmi_stopped_cpus(void)
+{
+	return __atomic_load_n(&cpus_stopped, __ATOMIC_ACQUIRE);
+}
 
 void trap_dispatch(struct trap_frame *f)
 {
-	if (f->vector == X86_NMI && panic_in_progress())
-		arch_halt();
+	if (f->vector == X86_NMI) {
+		this_cpu_local()->nmi_count++;
+		if (machine_stopping()) {
+			/* Another CPU is reporting a fatal error: stand down for good. */
+			__atomic_add_fetch(&cpus_stopped, 1, __ATOMIC_RELEASE);
+			arch_halt();
+		}
+		return;
+	}
 	if (f->vector < X86_NR_EXCEPTIONS)
 		oops(f); /* does not return */
-	spurious_interrupts++;
+	irq_dispatch(f);
 }

@@ -104,3 +104,11 @@ u64 arch_tsc_hz(void)
 {
 	return tsc_hz;
 }
+
+void tsc_delay_us(u64 us)
+{
+	u64 start = rdtsc(), ticks = tsc_hz / 1000000 * us;
+
+	while (rdtsc() - start < ticks)
+		__asm__ volatile("pause");
+}

@@ -11,4 +11,7 @@
  */
 void tsc_init(u64 entry_tsc);
 
+/* Busy-waits us microseconds by the TSC (after tsc_init). */
+void tsc_delay_us(u64 us);
+
 #endif

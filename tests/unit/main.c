@@ -14,6 +14,7 @@
 #pragma weak heap_suite
 #pragma weak ksyms_suite
 #pragma weak multiboot2_suite
+#pragma weak cpuid_topology_suite
 
 int main(void)
 {
@@ -26,6 +27,7 @@ int main(void)
 		{ "memmap", memmap_suite },	{ "page_alloc", page_alloc_suite },
 		{ "heap", heap_suite },		{ "ksyms", ksyms_suite },
 		{ "multiboot2", multiboot2_suite },
+		{ "cpuid_topology", cpuid_topology_suite },
 	};
 	SRunner *sr = srunner_create(NULL);
 	int missing = 0, failed;

@@ -13,5 +13,6 @@ Suite *page_alloc_suite(void);
 Suite *heap_suite(void);
 Suite *ksyms_suite(void);
 Suite *multiboot2_suite(void);
+Suite *cpuid_topology_suite(void);
 
 #endif

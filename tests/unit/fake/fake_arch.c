@@ -5,7 +5,7 @@
 
 #include <arch/console.h>
 #include <arch/cpu.h>
-#include <arch/machine.h>
+#include <arch/power.h>
 #include <arch/memory.h>
 #include <arch/time.h>
 

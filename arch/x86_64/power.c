@@ -1,5 +1,5 @@
 /* Ending the machine under QEMU: the isa-debug-exit device at port 0xf4. */
-#include <arch/machine.h>
+#include <arch/power.h>
 
 #include "x86.h"
 

@@ -1,6 +1,6 @@
 /* Ending the machine: QEMU's exit device, reboot. */
-#ifndef FULCRUM_ARCH_MACHINE_H
-#define FULCRUM_ARCH_MACHINE_H
+#ifndef FULCRUM_ARCH_POWER_H
+#define FULCRUM_ARCH_POWER_H
 
 #include "lib/compiler.h"
 

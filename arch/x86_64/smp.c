@@ -1,0 +1,185 @@
+/*
+ * Bringing up the application processors. For each CPU the machine
+ * description lists after the boot CPU: allocate its stacks and per-CPU
+ * state, point the trampoline at them, send INIT, wait 10 ms, send two
+ * STARTUP IPIs 200 us apart (the MP specification's sequence) and wait
+ * for the AP to say it is online. One AP starts at a time, since all
+ * share the trampoline page.
+ */
+#include <arch/cpu.h>
+#include <arch/memory.h>
+#include <arch/smp.h>
+#include <arch/time.h>
+
+#include "apic.h"
+#include "cmdline.h"
+#include "cpu_local.h"
+#include "gdt.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/page_alloc.h"
+#include "mmu.h"
+#include "panic.h"
+#include "printk.h"
+#include "smp_boot.h"
+#include "timer.h"
+#include "trap.h"
+#include "tsc.h"
+#include "x86.h"
+
+#define TRAMPOLINE_BASE 0x8000 /* must match trampoline.asm */
+#define STACK_ORDER 2	       /* 16 KiB = KERNEL_STACK_SIZE = IST_STACK_SIZE */
+_Static_assert((PAGE_SIZE << STACK_ORDER) == KERNEL_STACK_SIZE, "stack size");
+_Static_assert((PAGE_SIZE << STACK_ORDER) == IST_STACK_SIZE, "IST stack size");
+
+extern const u8 trampoline_start[], trampoline_end[];
+extern u64 tr_cr3[], tr_efer[], tr_stack[], tr_entry[], tr_arg[];
+
+static s64 init_delay_us = 10000;
+BOOT_OPTION_INT(smp_init_delay_us, "smp_init_delay_us", &init_delay_us, 0, 1000000,
+		"wait after the INIT IPI before STARTUP (the MP spec's 10 ms)");
+static s64 ap_timeout_ms = 2000;
+BOOT_OPTION_INT(smp_timeout_ms, "smp_timeout_ms", &ap_timeout_ms, 1, 60000,
+		"how long to wait for an AP to come online before leaving it out");
+
+static volatile u32 online_mask[MAX_CPUS / 32];
+
+bool arch_cpu_online(unsigned int cpu)
+{
+	return cpu < MAX_CPUS && (online_mask[cpu / 32] & (1U << (cpu % 32)));
+}
+
+static void mark_online(unsigned int cpu)
+{
+	__atomic_or_fetch(&online_mask[cpu / 32], 1U << (cpu % 32), __ATOMIC_RELEASE);
+}
+
+u32 arch_boot_apic_id(void)
+{
+	return apic_id();
+}
+
+/* The first C code on an AP, on its own stack, still on the trampoline's page tables. */
+void ap_start(struct cpu_local *c)
+{
+	gdt_init_cpu(c); /* before CR3 changes: the trampoline's GDT is in low memory */
+	cpu_local_install(c);
+	write_cr3(paging_kernel_cr3());
+	idt_load();
+	apic_init_ap();
+	c->apic_id = apic_id();
+	timer_init_ap();
+	mark_online(c->cpu);
+	c->online = true;
+	for (;;)
+		arch_wait_for_interrupt(); /* the idle loop, until the scheduler has one */
+}
+
+static u8 *alloc_stack(void)
+{
+	return alloc_pages(STACK_ORDER);
+}
+
+static struct cpu_local *alloc_cpu_local(unsigned int cpu, u32 apic_id)
+{
+	struct cpu_local *c = kzalloc(sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->cpu = cpu;
+	c->apic_id = apic_id;
+	c->kernel_stack = alloc_stack();
+	for (int i = 0; i < IST_COUNT; i++)
+		c->ist_stack[i] = alloc_stack();
+	if (!c->kernel_stack || !c->ist_stack[0] || !c->ist_stack[1] || !c->ist_stack[2]) {
+		free_pages(c->kernel_stack, STACK_ORDER);
+		for (int i = 0; i < IST_COUNT; i++)
+			free_pages(c->ist_stack[i], STACK_ORDER);
+		kfree(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Pointer to a trampoline data field in the copy at TRAMPOLINE_BASE. */
+static u64 *tramp_field(u64 *field)
+{
+	return phys_to_virt(TRAMPOLINE_BASE + ((const u8 *)field - trampoline_start));
+}
+
+static bool start_ap(struct cpu_local *c)
+{
+	u64 deadline;
+
+	*tramp_field(tr_stack) = (u64)c->kernel_stack + KERNEL_STACK_SIZE;
+	*tramp_field(tr_arg) = (u64)c;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+	apic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+	tsc_delay_us((u64)init_delay_us);
+	for (int i = 0; i < 2 && !c->online; i++) {
+		apic_send_ipi(c->apic_id, ICR_STARTUP | (TRAMPOLINE_BASE >> 12));
+		tsc_delay_us(200);
+	}
+	deadline = arch_clock_ns() + (u64)ap_timeout_ms * 1000000;
+	while (!READ_ONCE(c->online) && arch_clock_ns() < deadline)
+		arch_cpu_relax();
+	if (c->online)
+		return true;
+	/* Back to wait-for-SIPI, so it cannot wake later on another AP's trampoline data. */
+	apic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+	return false;
+}
+
+void arch_smp_init_boot(void)
+{
+	struct cpu_local *c = this_cpu_local();
+
+	apic_init_boot();
+	c->apic_id = apic_id();
+	ipi_init();
+	timer_init_boot();
+	mark_online(0);
+	c->online = true;
+	arch_irq_enable();
+}
+
+unsigned int arch_smp_boot(const struct machine *m)
+{
+	unsigned int online = 1;
+	u64 first_sipi = 0, last_online = 0;
+
+	if (m->nr_cpus <= 1)
+		return 1;
+	memcpy(phys_to_virt(TRAMPOLINE_BASE), trampoline_start,
+	       (size_t)(trampoline_end - trampoline_start));
+	*tramp_field(tr_cr3) = paging_trampoline_cr3(TRAMPOLINE_BASE);
+	*tramp_field(tr_efer) = rdmsr(MSR_EFER) & ((1UL << 8) | (1UL << 11)); /* LME, NXE */
+	*tramp_field(tr_entry) = (u64)ap_start;
+
+	pr_info("smp: booting %u CPUs\n", m->nr_cpus - 1);
+	for (unsigned int cpu = 1; cpu < m->nr_cpus; cpu++) {
+		struct cpu_local *c = alloc_cpu_local(cpu, m->cpu[cpu].apic_id);
+
+		if (!c) {
+			pr_err("smp: no memory for CPU%u; it stays off\n", cpu);
+			continue;
+		}
+		if (!first_sipi)
+			first_sipi = arch_clock_ns();
+		if (!start_ap(c)) {
+			pr_err("smp: CPU%u (APIC ID %#x) did not answer within %lld ms; left out\n", cpu,
+			       m->cpu[cpu].apic_id, (long long)ap_timeout_ms);
+			continue; /* its memory stays: the CPU might still touch it */
+		}
+		if (c->apic_id != m->cpu[cpu].apic_id)
+			pr_warn("smp: CPU%u reports APIC ID %#x, firmware said %#x\n", cpu, c->apic_id,
+				m->cpu[cpu].apic_id);
+		last_online = arch_clock_ns();
+		online++;
+	}
+	if (online > 1)
+		pr_info("smp: brought up %u CPUs, %u online; first SIPI to last AP online: %llu us\n",
+			m->nr_cpus, online, (unsigned long long)((last_online - first_sipi) / 1000));
+	return online;
+}
