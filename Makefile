@@ -113,6 +113,7 @@ KERNEL_C := \
 	kernel/cmdline.c \
 	kernel/ktest.c \
 	kernel/tick.c \
+	kernel/machine.c \
 	kernel/boot/multiboot2.c \
 	kernel/acpi/tables.c \
 	kernel/acpi/madt.c \
@@ -122,10 +123,16 @@ KERNEL_C := \
 	kernel/lib/printf.c \
 	kernel/lib/kstrto.c \
 	kernel/lib/string.c \
+	kernel/lib/cpumask.c \
 	kernel/mm/memmap.c \
 	kernel/mm/page_alloc.c \
 	kernel/mm/heap.c \
 	kernel/mm/mm_ktest.c \
+	kernel/sched/topology.c \
+	kernel/sched/topology_gen.c \
+	kernel/sched/topology_check.c \
+	kernel/sched/topology_debug.c \
+	kernel/sched/balance_map.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c
 
@@ -215,9 +222,15 @@ UNIT_KERNEL_C := \
 	kernel/acpi/topology.c \
 	kernel/lib/printf.c \
 	kernel/lib/kstrto.c \
+	kernel/lib/cpumask.c \
 	kernel/mm/memmap.c \
 	kernel/mm/page_alloc.c \
 	kernel/mm/heap.c \
+	kernel/sched/topology.c \
+	kernel/sched/topology_gen.c \
+	kernel/sched/topology_check.c \
+	kernel/sched/topology_debug.c \
+	kernel/sched/balance_map.c \
 	kernel/debug/ksyms.c \
 	arch/x86_64/cpuid_topology.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)

@@ -13,11 +13,14 @@
 #include "cmdline.h"
 #include "debug/selftest.h"
 #include "ktest.h"
+#include "lib/cpumask.h"
+#include "machine_boot.h"
 #include "mm/heap.h"
 #include "mm/memmap.h"
 #include "mm/page_alloc.h"
 #include "panic.h"
 #include "printk.h"
+#include "sched/topology.h"
 
 #define FULCRUM_VERSION "0.1"
 #define LOW_MEMORY_END 0x100000 /* real-mode IVT, BIOS data, EBDA, option ROMs */
@@ -60,6 +63,7 @@ static void memory_map_init(const struct boot_info *bi)
 	memmap_reserve(&memmap, bi->mbi_start, bi->mbi_end);
 	for (size_t i = 0; i < bi->nr_modules; i++)
 		memmap_reserve(&memmap, bi->modules[i].start, bi->modules[i].end);
+	machine_read_firmware(bi, &memmap); /* ACPI: CPUs, nodes; its tables stay reserved */
 	if (memmap_free_bytes(&memmap) == 0)
 		panic("memory: no usable RAM in the firmware memory map");
 }
@@ -75,6 +79,24 @@ static void memory_report(void)
 		(unsigned long long)((kend - kstart) / 1024),
 		(unsigned long long)((memmap_usable_bytes(&memmap) -
 				      page_alloc_free_pages() * PAGE_SIZE) / 1024));
+}
+
+/* Brings up every CPU ACPI and CPUID describe, then builds the scheduling domains over them. */
+static void smp_and_domains_init(void)
+{
+	const struct machine *m = machine_read_cpus();
+	struct cpumask online;
+	int err;
+
+	arch_smp_boot(m);
+	cpumask_clear(&online);
+	for (u32 cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (arch_cpu_online(cpu))
+			cpumask_set_cpu(cpu, &online);
+	err = sched_topology_rebuild(m, &online);
+	if (err)
+		pr_err("sched: cannot build scheduling domains (%d); balancing stays off\n", err);
+	sched_topology_print_summary(sched_topology_current());
 }
 
 void kernel_main(struct boot_info *bi)
@@ -96,6 +118,7 @@ void kernel_main(struct boot_info *bi)
 	heap_init();			/* kmalloc/kfree */
 	memory_report();
 	arch_smp_init_boot();		/* local APIC, timer tick, IPIs; interrupts on */
+	smp_and_domains_init();		/* the other CPUs, then sched domains */
 
 	selftest_run();			/* selftest=...: deliberate faults */
 	failed = ktest_run_selected();	/* ktest=...: in-kernel tests */

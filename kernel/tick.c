@@ -4,7 +4,10 @@
  */
 #include <arch/smp.h>
 
+#include "sched/topology.h"
+
 void kernel_timer_tick(unsigned int cpu)
 {
-	(void)cpu;
+	/* A tick is outside every topology reader on this CPU: old generations may go. */
+	sched_topology_quiescent(cpu);
 }

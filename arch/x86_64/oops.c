@@ -8,6 +8,7 @@
 #include <arch/cpu.h>
 #include <arch/memory.h>
 
+#include "cpu_local.h"
 #include "debug/ksyms.h"
 #include "panic.h"
 #include "printk.h"
@@ -143,7 +144,8 @@ void oops(struct trap_frame *f)
 	printk_enter_panic();
 	oops_count++;
 	print_cause(f, cr2);
-	pr_emerg("CPU: 0 PID: 0 Comm: swapper/0 Not tainted (%s)\n", exception_name(f->vector));
+	pr_emerg("CPU: %u PID: 0 Comm: swapper/%u Not tainted (%s)\n", this_cpu_local()->cpu,
+		 this_cpu_local()->cpu, exception_name(f->vector));
 	print_registers(f, cr2);
 	pr_emerg("Call Trace:\n");
 	stacktrace_print_fault(f->rip, f->rsp, f->rbp);

@@ -54,9 +54,12 @@ static void mark_online(unsigned int cpu)
 	__atomic_or_fetch(&online_mask[cpu / 32], 1U << (cpu % 32), __ATOMIC_RELEASE);
 }
 
+/* From CPUID, so it works before the local APIC is set up: leaf 0xB has the full x2APIC ID. */
 u32 arch_boot_apic_id(void)
 {
-	return apic_id();
+	if (cpuid(0, 0).eax >= 0xb && (cpuid(0xb, 0).ebx & 0xffff))
+		return cpuid(0xb, 0).edx;
+	return cpuid(1, 0).ebx >> 24;
 }
 
 /* The first C code on an AP, on its own stack, still on the trampoline's page tables. */

@@ -192,7 +192,7 @@ TESTS = [
              checks=[has("loader: GRUB", "fulcrum: ready in", "fulcrum: halted"), clean_boot]),
     BootTest("vga-screen", "the boot log also appears on the VGA text screen",
              use_built_iso=True, stop_marker="fulcrum: halted", screen=True,
-             checks=[screen_shows("Fulcrum 0.1 booting", "fulcrum: ready in", "fulcrum: halted")]),
+             checks=[screen_shows("topology:", "fulcrum: ready in", "fulcrum: halted")]),
     BootTest("memory-128m", "boots with 128 MiB of RAM", memory_mib=128,
              checks=[has("fulcrum: ready in"), memory_reported(128), clean_boot]),
     BootTest("memory-8g", "boots with 8 GiB of RAM, RAM above 4 GiB direct-mapped and allocatable",

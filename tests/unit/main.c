@@ -15,6 +15,15 @@
 #pragma weak ksyms_suite
 #pragma weak multiboot2_suite
 #pragma weak cpuid_topology_suite
+#pragma weak acpi_tables_suite
+#pragma weak acpi_madt_suite
+#pragma weak acpi_srat_suite
+#pragma weak acpi_slit_suite
+#pragma weak acpi_topology_suite
+#pragma weak cpumask_suite
+#pragma weak topology_suite
+#pragma weak balance_map_suite
+#pragma weak topology_gen_suite
 
 int main(void)
 {
@@ -28,6 +37,13 @@ int main(void)
 		{ "heap", heap_suite },		{ "ksyms", ksyms_suite },
 		{ "multiboot2", multiboot2_suite },
 		{ "cpuid_topology", cpuid_topology_suite },
+		{ "acpi_tables", acpi_tables_suite },	{ "acpi_madt", acpi_madt_suite },
+		{ "acpi_srat", acpi_srat_suite },	{ "acpi_slit", acpi_slit_suite },
+		{ "acpi_topology", acpi_topology_suite },
+		{ "cpumask", cpumask_suite },
+		{ "topology", topology_suite },
+		{ "balance_map", balance_map_suite },
+		{ "topology_gen", topology_gen_suite },
 	};
 	SRunner *sr = srunner_create(NULL);
 	int missing = 0, failed;

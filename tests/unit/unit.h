@@ -14,5 +14,14 @@ Suite *heap_suite(void);
 Suite *ksyms_suite(void);
 Suite *multiboot2_suite(void);
 Suite *cpuid_topology_suite(void);
+Suite *acpi_tables_suite(void);
+Suite *acpi_madt_suite(void);
+Suite *acpi_srat_suite(void);
+Suite *acpi_slit_suite(void);
+Suite *acpi_topology_suite(void);
+Suite *cpumask_suite(void);
+Suite *topology_suite(void);
+Suite *balance_map_suite(void);
+Suite *topology_gen_suite(void);
 
 #endif

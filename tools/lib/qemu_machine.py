@@ -28,17 +28,24 @@ class Preset:
     nodes: int
     memory_mib: int
     summary: str
-    cpu: str = "max"
+    cpu: str = "max,vendor=GenuineIntel"  # Intel leaves: QEMU (TCG) gives AMD no topoext
+    # SLIT entries as {(i, j): distance} for i < j (symmetric); empty: QEMU builds no SLIT
+    distances: dict = field(default_factory=dict)
 
     @property
     def cpus(self):
         return self.sockets * self.cores * self.threads
 
 
+RING4 = {(0, 1): 20, (1, 2): 20, (2, 3): 20, (0, 3): 20, (0, 2): 30, (1, 3): 30}
+
 PRESETS = {p.name: p for p in [
     Preset("default", 2, 2, 2, 2, 512, "2 sockets x 2 cores x 2 threads, 2 NUMA nodes (one per socket)"),
+    Preset("2s", 2, 2, 2, 2, 512, "the default machine under its short name"),
     Preset("up", 1, 1, 1, 1, 256, "one CPU, one node"),
     Preset("2s16", 2, 4, 2, 2, 1024, "2 sockets x 4 cores x 2 threads, 2 NUMA nodes"),
+    Preset("4n", 4, 2, 2, 4, 1024, "4 sockets x 2 cores x 2 threads, 4 NUMA nodes in a ring (SLIT 10/20/30)",
+           distances=RING4),
 ]}
 
 
@@ -85,13 +92,42 @@ def numa_args(p):
         return []
     args = []
     per_node_mem = p.memory_mib // p.nodes
-    sockets_per_node = max(1, p.sockets // p.nodes)
     for n in range(p.nodes):
         args += ["-object", f"memory-backend-ram,id=mem{n},size={per_node_mem}M",
                  "-numa", f"node,nodeid={n},memdev=mem{n}"]
     for s in range(p.sockets):
-        args += ["-numa", f"cpu,node-id={min(s // sockets_per_node, p.nodes - 1)},socket-id={s}"]
+        args += ["-numa", f"cpu,node-id={node_of_socket(p, s)},socket-id={s}"]
+    for (i, j), d in sorted(p.distances.items()):
+        args += ["-numa", f"dist,src={i},dst={j},val={d}", "-numa", f"dist,src={j},dst={i},val={d}"]
     return args
+
+
+def node_of_socket(p, socket):
+    """Sockets are spread over nodes in equal consecutive groups."""
+    return min(socket // max(1, p.sockets // p.nodes), p.nodes - 1)
+
+
+def distance(p, a, b):
+    """The SLIT distance QEMU reports between nodes a and b (10/20 when it builds no SLIT)."""
+    if a == b:
+        return 10
+    return p.distances.get((min(a, b), max(a, b)), 20)
+
+
+def expected_cpus(p):
+    """Each CPU as QEMU numbers it: index -> (apic_id, package, core, thread, node).
+
+    QEMU gives CPU index i socket i // (cores * threads), core (i // threads) % cores,
+    thread i % threads, and an APIC ID with each field in the fewest bits that hold it.
+    """
+    def bits(n):
+        return (n - 1).bit_length()
+    out = []
+    for i in range(p.cpus):
+        sock, core, thr = i // (p.cores * p.threads), (i // p.threads) % p.cores, i % p.threads
+        apic = (sock << (bits(p.cores) + bits(p.threads))) | (core << bits(p.threads)) | thr
+        out.append((apic, sock, core, thr, node_of_socket(p, sock)))
+    return out
 
 
 @dataclass
@@ -110,7 +146,7 @@ class Run:
         accel = choose_accel(self.accel)
         mem = self.memory_mib or p.memory_mib
         if self.memory_mib and p.nodes > 1:
-            p = Preset(p.name, p.sockets, p.cores, p.threads, p.nodes, mem, p.summary, p.cpu)
+            p = Preset(p.name, p.sockets, p.cores, p.threads, p.nodes, mem, p.summary, p.cpu, p.distances)
         args = [QEMU, "-machine", "q35", "-accel", accel,
                 "-cpu", "host" if accel == "kvm" else p.cpu,
                 "-smp", f"{p.cpus},sockets={p.sockets},cores={p.cores},threads={p.threads}",

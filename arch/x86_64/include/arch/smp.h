@@ -14,7 +14,7 @@ unsigned int arch_cpu_id(void);
 /* The boot CPU's local APIC, its timer tick and IPIs; turns interrupts on. Needs the heap. */
 void arch_smp_init_boot(void);
 
-/* APIC ID of the boot CPU, read from its local APIC. */
+/* APIC ID of the boot CPU (from CPUID: usable before the local APIC is set up). */
 u32 arch_boot_apic_id(void);
 
 /*
