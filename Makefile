@@ -133,6 +133,7 @@ KERNEL_C := \
 	kernel/sched/topology_check.c \
 	kernel/sched/topology_debug.c \
 	kernel/sched/balance_map.c \
+	kernel/sched/topology_ktest.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c
 

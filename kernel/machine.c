@@ -48,3 +48,8 @@ const struct machine *machine_read_cpus(void)
 	}
 	return &machine;
 }
+
+const struct machine *machine_current(void)
+{
+	return &machine;
+}

@@ -16,4 +16,7 @@ void machine_read_firmware(const struct boot_info *bi, struct memmap *mm);
 /* Completes the description with CPUID (package, core, thread, LLC); prints it at debug level. */
 const struct machine *machine_read_cpus(void);
 
+/* The machine as discovered at boot (for tests that rebuild from it). */
+const struct machine *machine_current(void);
+
 #endif

@@ -7,6 +7,7 @@
 
 #include "lib/errno.h"
 #include "lib/spinlock.h"
+#include "lib/string.h"
 #include "mm/heap.h"
 #include "printk.h"
 #include "sched/topology_internal.h"
@@ -26,6 +27,8 @@ static void *chunk_take(struct topo_chunk *c, size_t size)
 	c->used += size;
 	return p;
 }
+
+#define TOPO_POISON 0x6b
 
 /* A chunk with room for at least size bytes: TOPO_CHUNK_BYTES, or more for a big object. */
 static struct topo_chunk *chunk_new(size_t size)
@@ -76,9 +79,15 @@ void sched_topology_free(struct sched_topology *t)
 
 	if (!t)
 		return;
-	/* t lives in its oldest chunk: take the list before freeing anything. */
+	/*
+	 * t lives in its oldest chunk: take the list before freeing anything.
+	 * Poison first (non-canonical pointers, impossible counts), so a reader
+	 * that outlived its grace period faults at once instead of reading
+	 * stale but plausible domains.
+	 */
 	for (c = t->chunks; c; c = next) {
 		next = c->next;
+		memset((u8 *)c + TOPO_CHUNK_HDR, TOPO_POISON, c->size);
 		kfree(c);
 	}
 }
