@@ -44,7 +44,7 @@ all: $(BUILD)/fulcrum.elf $(BUILD)/fulcrum.iso ## build the kernel ELF and the b
 help: ## list the targets
 	@grep -hE '^[a-z-]+( [a-z-]+)*:.*## ' Makefile | \
 		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
-	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=name CROSS=x86_64-elf-"
+	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|4n|asym|x2apic|amd CROSS=x86_64-elf-"
 
 run qemu: deps ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
 	@$(MAKE) --no-print-directory all
@@ -83,7 +83,7 @@ deps: ## install missing Debian packages (needs root) or say what to install
 # ---------------------------------------------------------------- kernel
 
 BOOT_ASM := boot/multiboot2.asm boot/entry.asm
-ARCH_ASM := arch/x86_64/isr.asm arch/x86_64/trampoline.asm
+ARCH_ASM := arch/x86_64/isr.asm arch/x86_64/trampoline.asm arch/x86_64/switch.asm
 ARCH_C := \
 	arch/x86_64/setup.c \
 	arch/x86_64/serial.c \
@@ -105,7 +105,8 @@ ARCH_C := \
 	arch/x86_64/ipi.c \
 	arch/x86_64/smp.c \
 	arch/x86_64/cpuid_topology.c \
-	arch/x86_64/cpu_topology.c
+	arch/x86_64/cpu_topology.c \
+	arch/x86_64/context.c
 KERNEL_C := \
 	kernel/main.c \
 	kernel/printk.c \
@@ -124,6 +125,7 @@ KERNEL_C := \
 	kernel/lib/kstrto.c \
 	kernel/lib/string.c \
 	kernel/lib/cpumask.c \
+	kernel/lib/rbtree.c \
 	kernel/mm/memmap.c \
 	kernel/mm/page_alloc.c \
 	kernel/mm/heap.c \
@@ -134,6 +136,18 @@ KERNEL_C := \
 	kernel/sched/topology_debug.c \
 	kernel/sched/balance_map.c \
 	kernel/sched/topology_ktest.c \
+	kernel/sched/sched_ktest.c \
+	kernel/sched/core.c \
+	kernel/sched/idle.c \
+	kernel/sched/wait.c \
+	kernel/sched/features.c \
+	kernel/sched/load.c \
+	kernel/sched/fair.c \
+	kernel/sched/balance.c \
+	kernel/sched/balance_find.c \
+	kernel/sched/stop.c \
+	kernel/sched/stats.c \
+	kernel/sched/select.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c
 
@@ -215,6 +229,7 @@ FORCE:
 UNIT_KERNEL_C := \
 	kernel/printk.c \
 	kernel/cmdline.c \
+	kernel/panic.c \
 	kernel/boot/multiboot2.c \
 	kernel/acpi/tables.c \
 	kernel/acpi/madt.c \
@@ -224,6 +239,7 @@ UNIT_KERNEL_C := \
 	kernel/lib/printf.c \
 	kernel/lib/kstrto.c \
 	kernel/lib/cpumask.c \
+	kernel/lib/rbtree.c \
 	kernel/mm/memmap.c \
 	kernel/mm/page_alloc.c \
 	kernel/mm/heap.c \
@@ -232,6 +248,17 @@ UNIT_KERNEL_C := \
 	kernel/sched/topology_check.c \
 	kernel/sched/topology_debug.c \
 	kernel/sched/balance_map.c \
+	kernel/sched/core.c \
+	kernel/sched/idle.c \
+	kernel/sched/wait.c \
+	kernel/sched/features.c \
+	kernel/sched/load.c \
+	kernel/sched/fair.c \
+	kernel/sched/select.c \
+	kernel/sched/balance.c \
+	kernel/sched/balance_find.c \
+	kernel/sched/stop.c \
+	kernel/sched/stats.c \
 	kernel/debug/ksyms.c \
 	arch/x86_64/cpuid_topology.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
@@ -258,12 +285,16 @@ $(BUILD)/unit/fulcrum-unit: $(UNIT_OBJ)
 
 # ---------------------------------------------------------------- host tools
 
-# fulcrum-topo runs the kernel's ACPI parsers and topology builder on the
-# host: objects of the unit build, with its stand-ins for the arch interface.
-TOPO_C := tools/topo/fulcrum_topo.c tests/unit/fake/fake_arch.c \
+# fulcrum-topo runs the kernel's ACPI parsers, CPUID layout decoding and
+# domain builder on the host: objects of the unit build, with its own
+# stand-ins for the arch interface and the heap (tools/topo/topo_arch.c).
+TOPO_C := tools/topo/fulcrum_topo.c tools/topo/topo_text.c tools/topo/topo_json.c \
+	tools/topo/topo_arch.c \
 	kernel/acpi/tables.c kernel/acpi/madt.c kernel/acpi/srat.c kernel/acpi/slit.c \
 	kernel/acpi/topology.c kernel/printk.c kernel/cmdline.c kernel/lib/printf.c \
-	kernel/lib/kstrto.c
+	kernel/lib/kstrto.c kernel/lib/cpumask.c arch/x86_64/cpuid_topology.c \
+	kernel/sched/topology.c kernel/sched/topology_gen.c kernel/sched/topology_check.c \
+	kernel/sched/topology_debug.c kernel/sched/balance_map.c
 
 $(BUILD)/tools/fulcrum-topo: $(patsubst %.c,$(BUILD)/unit/%.o,$(TOPO_C))
 	@mkdir -p $(@D)

@@ -20,6 +20,8 @@
 #include "mm/page_alloc.h"
 #include "panic.h"
 #include "printk.h"
+#include "sched/sched.h"
+#include "sched/stop.h"
 #include "sched/topology.h"
 
 #define FULCRUM_VERSION "0.1"
@@ -88,6 +90,8 @@ static void smp_and_domains_init(void)
 	struct cpumask online;
 	int err;
 
+	if (sched_init(m))		/* a runqueue and an idle task per CPU, before any AP idles */
+		panic("sched: out of memory for runqueues");
 	arch_smp_boot(m);
 	cpumask_clear(&online);
 	for (u32 cpu = 0; cpu < m->nr_cpus; cpu++)
@@ -97,13 +101,23 @@ static void smp_and_domains_init(void)
 	if (err)
 		pr_err("sched: cannot build scheduling domains (%d); balancing stays off\n", err);
 	sched_topology_print_summary(sched_topology_current());
+	if (stop_machine_init())	/* per-CPU stoppers: active balancing, migration */
+		pr_err("sched: cannot start the stopper threads; active balancing stays off\n");
+}
+
+/* The rest of boot, as the first kernel thread: tests may sleep, spawn and wait. */
+static void kernel_init(void *arg)
+{
+	int failed = ktest_run_selected(); /* ktest=...: in-kernel tests */
+	u64 ns = arch_clock_ns();
+
+	pr_info("fulcrum: ready in %llu.%06llu s\n", (unsigned long long)(ns / 1000000000),
+		(unsigned long long)(ns % 1000000000 / 1000));
+	machine_finish(failed ? EXIT_FAIL : EXIT_PASS);
 }
 
 void kernel_main(struct boot_info *bi)
 {
-	u64 ns;
-	int failed;
-
 	pr_info("Fulcrum %s booting (loader: %s)\n", FULCRUM_VERSION,
 		bi->loader_name[0] ? bi->loader_name : "unknown");
 	cmdline_parse(bi->cmdline);	/* boot options steer every later step */
@@ -118,13 +132,10 @@ void kernel_main(struct boot_info *bi)
 	heap_init();			/* kmalloc/kfree */
 	memory_report();
 	arch_smp_init_boot();		/* local APIC, timer tick, IPIs; interrupts on */
-	smp_and_domains_init();		/* the other CPUs, then sched domains */
+	smp_and_domains_init();		/* scheduler, the other CPUs, sched domains */
+	selftest_run();			/* selftest=...: deliberate faults, on the guarded boot stack */
 
-	selftest_run();			/* selftest=...: deliberate faults */
-	failed = ktest_run_selected();	/* ktest=...: in-kernel tests */
-
-	ns = arch_clock_ns();
-	pr_info("fulcrum: ready in %llu.%06llu s\n", (unsigned long long)(ns / 1000000000),
-		(unsigned long long)(ns % 1000000000 / 1000));
-	machine_finish(failed ? EXIT_FAIL : EXIT_PASS);
+	if (!kthread_create(kernel_init, NULL, "kinit", 0))
+		panic("sched: cannot create the init thread");
+	sched_idle_loop();		/* this context is now CPU 0's idle task */
 }

@@ -5,6 +5,8 @@
  */
 #include "irq.h"
 
+#include <arch/smp.h>
+
 #include "apic.h"
 #include "printk.h"
 
@@ -27,4 +29,5 @@ void irq_dispatch(struct trap_frame *f)
 	else if (unexpected++ < 4)
 		pr_warn("irq: unexpected interrupt on vector %#x\n", vector);
 	apic_eoi();
+	kernel_irq_exit();
 }

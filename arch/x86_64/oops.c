@@ -7,6 +7,7 @@
 
 #include <arch/cpu.h>
 #include <arch/memory.h>
+#include <arch/smp.h>
 
 #include "cpu_local.h"
 #include "debug/ksyms.h"
@@ -134,6 +135,8 @@ static void print_registers(const struct trap_frame *f, u64 cr2)
 void oops(struct trap_frame *f)
 {
 	u64 cr2 = read_cr2();
+	const char *comm;
+	int pid = 0;
 
 	if (!machine_stop_claim()) {
 		/* A fault while reporting one, or a second CPU faulting: say so briefly and stop. */
@@ -144,8 +147,13 @@ void oops(struct trap_frame *f)
 	printk_enter_panic();
 	oops_count++;
 	print_cause(f, cr2);
-	pr_emerg("CPU: %u PID: 0 Comm: swapper/%u Not tainted (%s)\n", this_cpu_local()->cpu,
-		 this_cpu_local()->cpu, exception_name(f->vector));
+	comm = kernel_current_task_name(&pid);
+	if (comm)
+		pr_emerg("CPU: %u PID: %d Comm: %s Not tainted (%s)\n", this_cpu_local()->cpu, pid,
+			 comm, exception_name(f->vector));
+	else
+		pr_emerg("CPU: %u PID: 0 Comm: swapper/%u Not tainted (%s)\n", this_cpu_local()->cpu,
+			 this_cpu_local()->cpu, exception_name(f->vector));
 	print_registers(f, cr2);
 	pr_emerg("Call Trace:\n");
 	stacktrace_print_fault(f->rip, f->rsp, f->rbp);

@@ -74,8 +74,7 @@ void ap_start(struct cpu_local *c)
 	timer_init_ap();
 	mark_online(c->cpu);
 	c->online = true;
-	for (;;)
-		arch_wait_for_interrupt(); /* the idle loop, until the scheduler has one */
+	kernel_ap_idle();
 }
 
 static u8 *alloc_stack(void)

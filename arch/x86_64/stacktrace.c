@@ -8,6 +8,8 @@
 
 #include <arch/memory.h>
 
+#include <arch/smp.h>
+
 #include "cpu_local.h"
 #include "debug/ksyms.h"
 #include "printk.h"
@@ -32,6 +34,10 @@ bool stack_bounds(u64 addr, u64 *lo, u64 *hi, const char **name)
 
 	if (within(addr, c->kernel_stack, KERNEL_STACK_SIZE, lo, hi)) {
 		*name = c->cpu == 0 ? "boot stack" : "kernel stack";
+		return true;
+	}
+	if (within(addr, kernel_current_task_stack(), KERNEL_STACK_SIZE, lo, hi)) {
+		*name = "task stack";
 		return true;
 	}
 	for (int i = 0; i < IST_COUNT; i++) {

@@ -96,6 +96,31 @@ struct sched_group {
 	struct cpumask cpus;
 };
 
+/*
+ * A domain's schedstat counters, in /proc/schedstat version 15 order. The
+ * lb_ rows are per idle type of the balancing CPU: [0] CPU_IDLE, [1]
+ * CPU_NOT_IDLE, [2] CPU_NEWLY_IDLE (enum cpu_idle_type, sched/balance.h).
+ * Statistics, not state: updated without a lock, by the domain's CPU
+ * except alb_ (the busiest CPU's stopper) and sbe_/sbf_/ttwu_ (placement,
+ * select.c). Like the balancer state they start at 0 in every generation.
+ */
+#define SD_IDLE_TYPES 3
+
+struct sched_domain_stats {
+	u64 lb_count[SD_IDLE_TYPES];	  /* load_balance() calls */
+	u64 lb_balanced[SD_IDLE_TYPES];	  /* ... that found nothing to do */
+	u64 lb_failed[SD_IDLE_TYPES];	  /* ... that found an imbalance but moved nothing */
+	u64 lb_imbalance[SD_IDLE_TYPES];  /* sum of the imbalances found (weighted load) */
+	u64 lb_gained[SD_IDLE_TYPES];	  /* tasks pulled */
+	u64 lb_hot_gained[SD_IDLE_TYPES]; /* ... of which cache-hot */
+	u64 lb_nobusyq[SD_IDLE_TYPES];	  /* busiest group found, but no queue to pull from */
+	u64 lb_nobusyg[SD_IDLE_TYPES];	  /* no busier group */
+	u64 alb_count, alb_failed, alb_pushed; /* active balancing by the stopper */
+	u64 sbe_count, sbe_balanced, sbe_pushed; /* SD_BALANCE_EXEC placements */
+	u64 sbf_count, sbf_balanced, sbf_pushed; /* SD_BALANCE_FORK placements */
+	u64 ttwu_wake_remote, ttwu_move_affine, ttwu_move_balance; /* wake-ups */
+};
+
 /* One CPU's domain at one level. */
 struct sched_domain {
 	struct sched_domain *parent; /* NULL at the top */
@@ -123,6 +148,9 @@ struct sched_domain {
 	u32 balance_interval; /* ms; starts at min_interval */
 	u32 nr_balance_failed;
 	u64 last_balance;
+
+	/* schedstat counters (balance.c counts, stats.c prints); see below. */
+	struct sched_domain_stats stats;
 };
 
 /* Balance types of the map, in Wang's order. */

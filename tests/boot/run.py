@@ -172,6 +172,125 @@ def halted_after(*texts):
     return check
 
 
+# ------------------------------------------------------------------ topology checks
+#
+# What a preset's machine must look like to the kernel, worked out in
+# tools/lib/qemu_machine.py from the preset's own parameters (the QEMU options
+# the test passes), never from one CPU's output to predict another's.
+
+CPU_LINE = re.compile(r"^CPU(\d+): APIC ID (0|0x[0-9a-f]+), package (\d+), core (\d+), thread (\d+), "
+                      r"LLC (\d+), node (\d+)$")
+ATTACH = re.compile(r"^CPU(\d+) attaching (?:sched-domain\(s\):|NULL sched-domain\.)$")
+DOMAIN = re.compile(r"^ *domain-(\d+): span=(\S+) level=(\w+)$")
+MAP_LINE = re.compile(r"^CPU(\d+) (balance|affine) map: ")
+
+
+def console(log):
+    """The console's messages without their timestamps (leading spaces kept)."""
+    return [STAMP.sub("", line, count=1) for line in log.splitlines()]
+
+
+def machine_lines(name):
+    """The ACPI summary, the APIC mode, the SMP count and the topology summary."""
+    p = qm.PRESETS[name]
+
+    def check(log, ctx):
+        lines = console(log)
+        problems = []
+        for want in (qm.acpi_line(p), qm.topology_line(p)):
+            if want not in lines:
+                got = [ln for ln in lines if ln.startswith(want.split(":")[0] + ": ")]
+                problems.append(f"expected line {want!r}; got {got}")
+        if not any(ln.startswith(qm.apic_mode_line(p) + ",") for ln in lines):
+            problems.append(f"no line starts {qm.apic_mode_line(p)!r}: "
+                            f"{[ln for ln in lines if ln.startswith('apic:')]}")
+        smp = [ln for ln in lines if ln.startswith("smp: brought up ")]
+        if p.cpus == 1:
+            if smp:
+                problems.append(f"one CPU, yet {smp[0]!r}")
+        elif not any(ln.startswith(f"smp: brought up {p.cpus} CPUs, {p.cpus} online;") for ln in smp):
+            problems.append(f"expected 'smp: brought up {p.cpus} CPUs, {p.cpus} online; ...', got {smp}")
+        return problems
+    return check
+
+
+def cpus_match(name):
+    """One CPUn line per CPU, with QEMU's APIC ID, package, core, thread, LLC and node."""
+    p = qm.PRESETS[name]
+
+    def check(log, ctx):
+        got = {}
+        for ln in console(log):
+            m = CPU_LINE.match(ln)
+            if m:
+                got[int(m.group(1))] = qm.ExpectedCpu(int(m.group(2), 16), *map(int, m.group(3, 4, 5, 7, 6)))
+        want = dict(enumerate(qm.expected_cpus(p)))
+        problems = []
+        if sorted(got) != sorted(want):
+            problems.append(f"CPU lines for CPUs {qm.cpulist(got)}, expected {qm.cpulist(want)}")
+        for cpu in sorted(set(got) & set(want)):
+            if got[cpu] != want[cpu]:
+                problems.append(f"CPU{cpu}: got {got[cpu]}, expected {want[cpu]}")
+        return problems
+    return check
+
+
+def sched_debug_blocks(lines):
+    """{cpu: {"domains": [(position, span, level)], "balance": line, "affine": line}}."""
+    blocks, cpu = {}, None
+    for ln in lines:
+        m = ATTACH.match(ln)
+        if m:
+            cpu = int(m.group(1))
+            blocks[cpu] = {"domains": [], "balance": None, "affine": None}
+            continue
+        m = DOMAIN.match(ln)
+        if m and cpu is not None:
+            blocks[cpu]["domains"].append((int(m.group(1)), m.group(2), m.group(3)))
+            continue
+        m = MAP_LINE.match(ln)
+        if m and int(m.group(1)) in blocks:
+            blocks[int(m.group(1))][m.group(2)] = ln
+    return blocks
+
+
+def domains_match(name):
+    """The level table, and every CPU's domain chain (spans and levels), balance map
+    (exec/fork/wake) and affine map, against the preset's shape, nodes and distances."""
+    p = qm.PRESETS[name]
+
+    def check(log, ctx):
+        lines = console(log)
+        problems = []
+        if qm.levels_line(p) not in lines:
+            problems.append(f"expected {qm.levels_line(p)!r}, got "
+                            f"{[ln for ln in lines if ln.startswith('sched-domain levels')]}")
+        blocks = sched_debug_blocks(lines)
+        if sorted(blocks) != list(range(p.cpus)):
+            problems.append(f"sched_debug listings for CPUs {qm.cpulist(blocks)}, expected 0-{p.cpus - 1}")
+        for cpu in sorted(blocks):
+            if cpu >= p.cpus:
+                continue
+            b = blocks[cpu]
+            want = [(i, qm.cpulist(span), lv.name) for i, (lv, span) in enumerate(qm.expected_domains(p, cpu))]
+            if b["domains"] != want:
+                problems.append(f"CPU{cpu} domains (position, span, level): got {b['domains']}, expected {want}")
+            for kind, want_line in (("balance", qm.balance_map_line(p, cpu)),
+                                    ("affine", qm.affine_map_line(p, cpu))):
+                if b[kind] != want_line:
+                    problems.append(f"got {b[kind]!r}, expected {want_line!r}")
+        return problems
+    return check
+
+
+def preset_test(name):
+    p = qm.PRESETS[name]
+    return BootTest(f"preset-{name}", f"{name} machine ({p.shape}): CPUs, APIC mode, domains and balance maps "
+                    "as its QEMU options imply", cmdline="sched_debug loglevel=8", preset=name,
+                    checks=[has("fulcrum: ready in"), clean_boot, machine_lines(name), cpus_match(name),
+                            domains_match(name)])
+
+
 # ------------------------------------------------------------------ the tests
 
 def fault_test(kind, cause, function, caller, extra=()):
@@ -230,7 +349,7 @@ TESTS = [
              checks=[halted_after("Kernel panic - not syncing: selftest: panic requested")]),
     BootTest("cpus-16", "the 16-CPU machine boots", preset="2s16",
              checks=[has("fulcrum: ready in"), clean_boot]),
-]
+] + [preset_test(p.name) for p in qm.PRESET_LIST]
 
 
 # ------------------------------------------------------------------ running
@@ -370,7 +489,16 @@ def main():
     ctx = Context(args.build)
     logdir = os.path.join(args.build, "test-logs")
     os.makedirs(logdir, exist_ok=True)
-    passed = failed = 0
+    passed = failed = skipped = 0
+    runnable = []
+    for t in tests:
+        why = qm.unavailable(qm.PRESETS[t.preset], version, accel)
+        if why:
+            skipped += 1
+            print(f"SKIP boot/{t.name}: preset {t.preset}: {why}")
+        else:
+            runnable.append(t)
+    tests = runnable
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for test, problems, secs, log in pool.map(lambda t: run_test(t, ctx, logdir), tests):
             if problems:
@@ -384,7 +512,7 @@ def main():
             else:
                 passed += 1
                 print(f"PASS boot/{test.name} ({secs:.1f} s)")
-    print(f"boot: {passed} passed, {failed} failed")
+    print(f"boot: {passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return 1 if failed else 0
 
 

@@ -24,6 +24,13 @@
 #pragma weak topology_suite
 #pragma weak balance_map_suite
 #pragma weak topology_gen_suite
+#pragma weak rbtree_suite
+#pragma weak balance_suite
+#pragma weak stop_suite
+#pragma weak schedstat_suite
+#pragma weak select_suite
+#pragma weak load_suite
+#pragma weak fair_suite
 
 int main(void)
 {
@@ -44,6 +51,13 @@ int main(void)
 		{ "topology", topology_suite },
 		{ "balance_map", balance_map_suite },
 		{ "topology_gen", topology_gen_suite },
+		{ "rbtree", rbtree_suite },
+		{ "balance", balance_suite },
+		{ "stop", stop_suite },
+		{ "schedstat", schedstat_suite },
+		{ "select", select_suite },
+		{ "load", load_suite },
+		{ "fair", fair_suite },
 	};
 	SRunner *sr = srunner_create(NULL);
 	int missing = 0, failed;

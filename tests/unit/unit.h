@@ -23,5 +23,12 @@ Suite *cpumask_suite(void);
 Suite *topology_suite(void);
 Suite *balance_map_suite(void);
 Suite *topology_gen_suite(void);
+Suite *rbtree_suite(void);
+Suite *balance_suite(void);
+Suite *stop_suite(void);
+Suite *schedstat_suite(void);
+Suite *select_suite(void);
+Suite *load_suite(void);
+Suite *fair_suite(void);
 
 #endif

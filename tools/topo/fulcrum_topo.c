@@ -1,7 +1,8 @@
 /*
- * fulcrum-topo: what Fulcrum's ACPI code makes of a machine, run on the host.
- * It feeds binary ACPI tables (acpidump -b / acpixtract files, or a raw dump
- * of physical memory) to the kernel's own parsers and topology builder.
+ * fulcrum-topo: what Fulcrum makes of a machine, run on the host. It feeds
+ * binary ACPI tables (acpidump -b / acpixtract files, or a raw dump of
+ * physical memory) to the kernel's own parsers and, given the APIC-ID bit
+ * layout CPUID would report, to its CPUID decoding and domain builder.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,15 +14,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "acpi/topology.h"
 #include "cmdline.h"
-#include "fake_arch.h"
 #include "lib/kstrto.h"
 #include "printk.h"
+#include "topo.h"
+#include "topo_arch.h"
 
 static const char usage[] =
-	"usage: fulcrum-topo [--json] [--boot-apic-id N] [--cmdline \"OPTIONS\"] DIR|FILE...\n"
-	"       fulcrum-topo [--json] [--boot-apic-id N] [--cmdline \"OPTIONS\"] --memdump FILE\n"
+	"usage: fulcrum-topo [--json] [LAYOUT] [--boot-apic-id N] [--cmdline \"OPTIONS\"] "
+	"DIR|FILE...\n"
+	"       fulcrum-topo [--json] [LAYOUT] [--boot-apic-id N] [--cmdline \"OPTIONS\"] "
+	"--memdump FILE\n"
+	"LAYOUT: --threads-bits N --cores-bits N [--llc-bits N]\n"
 	"\n"
 	"Reads binary ACPI tables and prints the CPUs, NUMA nodes and distances Fulcrum\n"
 	"would use. FILEs are tables as acpidump -b or acpixtract write them (APIC, SRAT\n"
@@ -31,8 +35,24 @@ static const char usage[] =
 	"BIOS areas. --cmdline takes kernel boot options (numa=off, maxcpus=N, nosmp,\n"
 	"acpi=off, acpi_bad_checksum=refuse). The boot CPU is the first enabled MADT\n"
 	"entry unless --boot-apic-id says otherwise.\n"
-	"Exit status: 0 fine; 1 a table is malformed (output still shows what the\n"
-	"kernel would use); 2 bad usage or an unreadable file.\n";
+	"\n"
+	"The APIC-ID bit layout is what CPUID reports and the tables do not hold: an\n"
+	"APIC ID is package << (threads + cores bits) | core << threads bits | thread.\n"
+	"--threads-bits: the low bits numbering the threads of a core (CPUID 0xB\n"
+	"subleaf 0 EAX[4:0]); --cores-bits: the bits above them numbering the cores of\n"
+	"a package (0xB subleaf 1 EAX[4:0] minus threads bits); --llc-bits: the low\n"
+	"bits in which CPUs sharing the last-level cache differ (default: threads +\n"
+	"cores bits, one LLC per package). Given the layout, the tool also prints each\n"
+	"CPU's package, core and thread, and the sched domains and balance map as the\n"
+	"kernel's sched_debug boot log shows them.\n"
+	"\n"
+	"--json prints one JSON object on stdout (the kernel's messages go to stderr).\n"
+	"Exit status: 0 fine; 1 a file is not a whole ACPI table, a table is malformed\n"
+	"(the output still shows what the kernel would do with the rest) or the domains\n"
+	"could not be built; 2 bad usage or an unreadable file.\n";
+
+/* APIC ID fields are at most 32 bits wide together; keep every shift below 32. */
+#define LAYOUT_BITS_MAX 31
 
 #define FILE_MAX ACPI_TABLE_MAX_LEN
 
@@ -54,7 +74,6 @@ static struct slot slots[NR_SLOTS] = {
 
 static bool json;
 static bool malformed; /* any table with a broken header, body or walk */
-static FILE *log_out;  /* where the kernel's messages go: stdout, or stderr with --json */
 
 /* Big: keep them off the stack. */
 static struct acpi_tables tables;
@@ -64,32 +83,8 @@ static struct acpi_srat_info srat_info;
 static struct acpi_slit_info slit_info;
 static struct machine machine;
 
-/* Copies the kernel's log to log_out without the "[    0.000000] " timestamps. */
-static void flush_log(void)
-{
-	const char *s = fake_console_text();
-
-	while (*s) {
-		const char *nl = strchr(s, '\n');
-		size_t len = nl ? (size_t)(nl - s + 1) : strlen(s);
-
-		if (s[0] == '[') {
-			const char *close = memchr(s, ']', len);
-
-			if (close && close[1] == ' ') {
-				len -= (size_t)(close + 2 - s);
-				s = close + 2;
-			}
-		}
-		fwrite(s, 1, len, log_out);
-		s += len;
-	}
-	fake_console_reset();
-}
-
 static __attribute__((noreturn)) void die(const char *fmt, const char *arg, const char *why)
 {
-	flush_log();
 	fprintf(stderr, "fulcrum-topo: ");
 	fprintf(stderr, fmt, arg, why);
 	fprintf(stderr, "\n");
@@ -144,6 +139,25 @@ static u8 *read_file(const char *path, size_t *len)
 }
 
 /*
+ * Whether a file we do not read is still what acpidump -b or acpixtract
+ * write: an RSDP, or a table whose header has a printable signature and
+ * the file's own length. Anything else is reported as garbage.
+ */
+static bool looks_like_table(const u8 *buf, size_t len)
+{
+	const struct acpi_sdt_header *h = (const void *)buf;
+
+	if (len >= 8 && memcmp(buf, "RSD PTR ", 8) == 0)
+		return true;
+	if (len < ACPI_SDT_HEADER_LEN)
+		return false;
+	for (int i = 0; i < 4; i++)
+		if (buf[i] < 0x20 || buf[i] > 0x7e)
+			return false;
+	return h->length == len;
+}
+
+/*
  * Takes one table file. In a directory (quiet) files of other tables are
  * skipped silently; named on the command line they get a note.
  */
@@ -156,7 +170,10 @@ static void take_file(const char *path, bool quiet)
 	char msg[160];
 
 	if (!slot) {
-		if (!quiet)
+		if (!looks_like_table(buf, len))
+			complain(path, "not an ACPI table: no RSDP or table header matching the "
+				       "file's size");
+		else if (!quiet)
 			fprintf(stderr,
 				"fulcrum-topo: %s: not an APIC, SRAT or SLIT table; ignored\n",
 				path);
@@ -268,16 +285,14 @@ static void take_memdump(const char *path)
 	p = dump_map(rsdp_phys, ACPI_RSDP_V2_LEN, NULL);
 	if (!p || acpi_rsdp_check(p, ACPI_RSDP_V2_LEN, &rsdp) != 0)
 		acpi_rsdp_check(dump + rsdp_phys, ACPI_RSDP_V1_LEN, &rsdp);
-	fprintf(log_out, "RSDP at 0x%llx, revision %u (%s)\n", (unsigned long long)rsdp_phys,
-		rsdp.revision, rsdp.oem_id);
+	printk("RSDP at 0x%llx, revision %u (%s)\n", (unsigned long long)rsdp_phys, rsdp.revision,
+	       rsdp.oem_id);
 	if (acpi_tables_read(&rsdp, dump_map, NULL, acpi_checksum_policy(), &tables) != 0) {
-		flush_log();
 		fprintf(stderr, "fulcrum-topo: %s: no usable RSDT or XSDT\n", path);
 		malformed = true;
 		return;
 	}
 	have_tables = true;
-	flush_log(); /* the walk's complaints before the table list */
 	for (int i = 0; i < NR_SLOTS; i++) {
 		u32 count;
 		const struct acpi_table_info *t =
@@ -294,195 +309,48 @@ static void take_memdump(const char *path)
 	}
 }
 
-/* ---------------------------------------------------------------- output */
+/* ---------------------------------------------------------------- the view */
 
-static void json_u32_list(const char *name, const u32 *v, u32 n, const char *after)
+s64 topo_madt_entry_cpu(const struct topo_view *v, u32 i)
 {
-	printf("\"%s\": [", name);
-	for (u32 i = 0; i < n; i++)
-		printf("%s%u", i ? ", " : "", v[i]);
-	printf("]%s", after);
+	const struct acpi_madt_cpu *e = &v->madt->cpu[i];
+
+	/* Only an enabled entry can be a CPU: placeholders often repeat a live CPU's ID. */
+	if (!e->enabled)
+		return -1;
+	for (u32 c = 0; c < v->m->nr_cpus; c++)
+		if (v->m->cpu[c].apic_id == e->apic_id)
+			return c;
+	return -1;
 }
 
-static void print_json(const struct acpi_machine_notes *notes)
+bool topo_cpu_in_madt(const struct topo_view *v, u32 c)
 {
-	const struct machine *m = &machine;
-	static u32 ids[ACPI_MADT_MAX_CPUS];
-	u32 n;
-
-	printf("{\n  \"cpus\": [");
-	for (u32 c = 0; c < m->nr_cpus; c++)
-		printf("%s\n    {\"cpu\": %u, \"apic_id\": %u, \"acpi_uid\": %u, \"node\": %u}",
-		       c ? "," : "", c, m->cpu[c].apic_id, m->cpu[c].acpi_uid, m->cpu[c].node);
-	printf("\n  ],\n  \"nodes\": [");
-	for (u32 i = 0; i < m->nr_nodes; i++) {
-		const struct machine_node *node = &m->node[i];
-
-		printf("%s\n    {\"id\": %u, \"proximity_domain\": %u, ", i ? "," : "", i,
-		       node->proximity_domain);
-		n = 0;
-		for (u32 c = 0; c < m->nr_cpus; c++)
-			if (m->cpu[c].node == i)
-				ids[n++] = m->cpu[c].apic_id;
-		json_u32_list("cpus", ids, n, ", \"memory\": [");
-		for (u32 r = 0; r < node->nr_mem; r++)
-			printf("%s[%llu, %llu]", r ? ", " : "",
-			       (unsigned long long)node->mem[r].start,
-			       (unsigned long long)(node->mem[r].end - node->mem[r].start));
-		printf("]}");
-	}
-	printf("\n  ],\n  \"distances\": [");
-	for (u32 i = 0; i < m->nr_nodes; i++) {
-		printf("%s[", i ? ", " : "");
-		for (u32 j = 0; j < m->nr_nodes; j++)
-			printf("%s%u", j ? ", " : "", m->distance[i][j]);
-		printf("]");
-	}
-	printf("],\n  \"distances_from_slit\": %s,\n",
-	       notes->distances_from_slit ? "true" : "false");
-
-	if (notes->have_madt) {
-		const struct acpi_madt_info *md = &madt_info;
-
-		printf("  \"madt\": {\n    \"revision\": %u, \"lapic_address\": %llu, "
-		       "\"lapic_address_overridden\": %s,\n    ",
-		       md->revision, (unsigned long long)md->lapic_address,
-		       md->lapic_overridden ? "true" : "false");
-		n = 0;
-		for (u32 i = 0; i < md->nr_cpus; i++)
-			if (md->cpu[i].enabled)
-				ids[n++] = md->cpu[i].apic_id;
-		json_u32_list("enabled_apic_ids", ids, n, ",\n    ");
-		n = 0;
-		for (u32 i = 0; i < md->nr_cpus; i++)
-			if (md->cpu[i].online_capable)
-				ids[n++] = md->cpu[i].apic_id;
-		json_u32_list("online_capable_apic_ids", ids, n, ",\n    ");
-		json_u32_list("duplicate_apic_ids", md->dup_id, md->nr_dup_ids, ",\n    ");
-		printf("\"enabled_count\": %u, \"disabled_entry_count\": %u, "
-		       "\"online_capable_disabled_count\": %u,\n    \"duplicate_count\": %u, "
-		       "\"x2apic_count\": %u, \"unknown_entry_count\": %u, "
-		       "\"malformed_entry_count\": %u, \"truncated\": %s,\n    \"io_apics\": [",
-		       md->count.enabled, md->count.disabled, md->count.online_capable,
-		       md->count.duplicates, md->count.x2apic, md->count.unknown,
-		       md->count.malformed, md->truncated ? "true" : "false");
-		for (u32 i = 0; i < md->nr_ioapics; i++)
-			printf("%s{\"id\": %u, \"address\": %u, \"gsi_base\": %u}", i ? ", " : "",
-			       md->ioapic[i].id, md->ioapic[i].address, md->ioapic[i].gsi_base);
-		printf("], \"interrupt_overrides\": %u, \"nmis\": %u\n  },\n", md->nr_overrides,
-		       md->nr_nmis);
-	} else {
-		printf("  \"madt\": null,\n");
-	}
-
-	if (notes->have_srat) {
-		const struct acpi_srat_info *s = &srat_info;
-		const struct acpi_srat_counts *k = &s->count;
-
-		printf("  \"srat\": {\n    \"revision\": %u, \"enabled_cpu_affinity_count\": %u, "
-		       "\"disabled_cpu_affinity_count\": %u,\n    \"x2apic_affinity_count\": %u, "
-		       "\"memory_range_count\": %u, \"disabled_memory_entry_count\": %u,\n    "
-		       "\"empty_memory_entry_count\": %u, \"hotplug_memory_range_count\": %u, "
-		       "\"non_volatile_memory_range_count\": %u,\n    \"unknown_entry_count\": %u, "
-		       "\"malformed_entry_count\": %u, \"truncated\": %s, \"domain_count\": %u\n  "
-		       "},\n",
-		       s->revision, k->cpu_enabled, k->cpu_disabled, k->x2apic, k->mem_enabled,
-		       k->mem_disabled, k->mem_empty, k->mem_hot_pluggable, k->mem_non_volatile,
-		       k->unknown, k->malformed, s->truncated ? "true" : "false",
-		       notes->srat_domains);
-	} else {
-		printf("  \"srat\": null,\n");
-	}
-
-	if (notes->have_slit) {
-		const struct acpi_slit_info *sl = &slit_info;
-
-		printf("  \"slit\": {\"localities\": %u, \"valid\": %s, \"matrix\": [",
-		       sl->localities, sl->valid ? "true" : "false");
-		for (u32 i = 0; i < sl->localities; i++) {
-			printf("%s[", i ? ", " : "");
-			for (u32 j = 0; j < sl->localities; j++)
-				printf("%s%u", j ? ", " : "", sl->distance[i][j]);
-			printf("]");
-		}
-		printf("]}");
-	} else {
-		printf("  \"slit\": null");
-	}
-	if (have_tables) {
-		printf(",\n  \"tables\": [");
-		for (u32 i = 0; i < tables.nr; i++) {
-			const struct acpi_table_info *t = &tables.table[i];
-
-			printf("%s\n    {\"signature\": \"%s\", \"phys\": %llu, \"length\": %u, "
-			       "\"checksum_ok\": %s}",
-			       i ? "," : "", t->signature, (unsigned long long)t->phys, t->length,
-			       t->checksum_ok ? "true" : "false");
-		}
-		printf("\n  ]");
-	}
-	printf("\n}\n");
+	if (!v->madt)
+		return false;
+	for (u32 i = 0; i < v->madt->nr_cpus; i++)
+		if (v->madt->cpu[i].enabled && v->madt->cpu[i].apic_id == v->m->cpu[c].apic_id)
+			return true;
+	return false;
 }
 
-/* "0-3,8-11": the CPUs of node n, as ranges of CPU numbers. */
-static void print_cpu_ranges(u32 n)
+s64 topo_madt_entry_node(const struct topo_view *v, u32 i)
 {
-	const struct machine *m = &machine;
-	bool first = true;
+	const struct acpi_madt_cpu *e = &v->madt->cpu[i];
+	s64 cpu = topo_madt_entry_cpu(v, i), domain;
 
-	for (u32 c = 0; c < m->nr_cpus; c++) {
-		u32 end = c;
-
-		if (m->cpu[c].node != n)
-			continue;
-		while (end + 1 < m->nr_cpus && m->cpu[end + 1].node == n)
-			end++;
-		printf(first ? "%u" : ",%u", c);
-		if (end > c)
-			printf("-%u", end);
-		first = false;
-		c = end;
-	}
-	if (first)
-		printf("none");
-}
-
-static void print_human(const struct acpi_machine_notes *notes)
-{
-	const struct machine *m = &machine;
-
-	printf("\nCPU  APIC ID  ACPI UID  node\n");
-	for (u32 c = 0; c < m->nr_cpus; c++) {
-		char uid[16] = "-", apic[16];
-
-		if (m->cpu[c].acpi_uid != ACPI_UID_UNKNOWN)
-			snprintf(uid, sizeof(uid), "%u", m->cpu[c].acpi_uid);
-		snprintf(apic, sizeof(apic), "0x%x", m->cpu[c].apic_id);
-		printf("%3u  %7s  %8s  %4u\n", c, apic, uid, m->cpu[c].node);
-	}
-	printf("\n");
-	for (u32 n = 0; n < m->nr_nodes; n++) {
-		printf("node %u (proximity domain %u): CPUs ", n, m->node[n].proximity_domain);
-		print_cpu_ranges(n);
-		printf("; memory");
-		if (m->node[n].nr_mem == 0)
-			printf(notes->numa_from_srat ? " none" : " all");
-		for (u32 r = 0; r < m->node[n].nr_mem; r++)
-			printf(" [0x%llx-0x%llx]", (unsigned long long)m->node[n].mem[r].start,
-			       (unsigned long long)m->node[n].mem[r].end - 1);
-		printf("\n");
-	}
-	printf("\nnode distances (%s):\nnode",
-	       notes->distances_from_slit ? "SLIT" : "10/20 default");
-	for (u32 j = 0; j < m->nr_nodes; j++)
-		printf(" %4u", j);
-	printf("\n");
-	for (u32 i = 0; i < m->nr_nodes; i++) {
-		printf("%4u", i);
-		for (u32 j = 0; j < m->nr_nodes; j++)
-			printf(" %4u", m->distance[i][j]);
-		printf("\n");
-	}
+	if (cpu >= 0)
+		return v->m->cpu[cpu].node;
+	for (u32 c = 0; c < v->m->nr_cpus; c++)
+		if (v->m->cpu[c].apic_id == e->apic_id)
+			return -1; /* a placeholder repeating a live CPU's ID: no node */
+	if (!v->notes->numa_from_srat)
+		return 0; /* one node: any CPU that came online would be on it */
+	domain = acpi_srat_cpu_domain(v->srat, e->apic_id);
+	for (u32 n = 0; domain >= 0 && n < v->m->nr_nodes; n++)
+		if (v->m->node[n].proximity_domain == (u64)domain)
+			return n;
+	return -1;
 }
 
 /* ---------------------------------------------------------------- main */
@@ -520,19 +388,81 @@ static void parse_tables(const struct acpi_madt_info **madt, const struct acpi_s
 	}
 }
 
+/* Reads a bit count for a layout option; exits on a bad one. */
+static u32 layout_bits(const char *option, const char *arg)
+{
+	u64 v;
+
+	if (kstrtou64(arg, strlen(arg), false, &v) || v > LAYOUT_BITS_MAX) {
+		fprintf(stderr, "fulcrum-topo: %s %s: not a bit count (0..%d)\n", option, arg,
+			LAYOUT_BITS_MAX);
+		exit(2);
+	}
+	return (u32)v;
+}
+
+/*
+ * The layout as CPUID would give it (arch/x86_64/cpuid_topology.h): threads
+ * in the low bits, the package above threads + cores bits, and the LLC
+ * shared by the CPUs whose IDs differ only below llc_bits (by default the
+ * whole package). As in cpuid_read_layout(), an LLC never spans packages.
+ */
+static void make_layout(struct topo_view *v, s64 llc_bits)
+{
+	struct apic_id_layout *l = &v->layout;
+
+	*l = (struct apic_id_layout){
+		.smt_bits = v->threads_bits,
+		.pkg_shift = v->threads_bits + v->cores_bits,
+		.llc_shift = v->threads_bits + v->cores_bits,
+		.llc_level = 0,
+		.source = "command line",
+	};
+	if (llc_bits > (s64)l->pkg_shift)
+		fprintf(stderr,
+			"fulcrum-topo: --llc-bits %lld is wider than a package (%u bits); "
+			"using %u\n",
+			(long long)llc_bits, l->pkg_shift, l->pkg_shift);
+	else if (llc_bits >= 0)
+		l->llc_shift = (u32)llc_bits;
+}
+
+/*
+ * Places every CPU with the layout (the kernel's own decoding) and builds
+ * the domains and balance map over all of them, as if every CPU came up.
+ * Returns NULL, with a message, if the builder refuses the machine.
+ */
+static struct sched_topology *build_domains(struct topo_view *v, struct machine *m)
+{
+	struct sched_topology *t;
+	int err;
+
+	cpuid_apply_layout(&v->layout, m);
+	err = sched_topology_build(m, NULL, &t);
+	if (err) {
+		fprintf(stderr,
+			"fulcrum-topo: cannot build the sched domains (error %d; see the "
+			"messages above)\n",
+			err);
+		return NULL;
+	}
+	/* The boot builds and publishes generation 1; an unpublished build has none yet. */
+	t->gen = 1;
+	return t;
+}
+
 int main(int argc, char **argv)
 {
 	const char *memdump = NULL, *options = NULL;
-	const struct acpi_madt_info *madt = NULL;
-	const struct acpi_srat_info *srat = NULL;
-	const struct acpi_slit_info *slit = NULL;
 	u32 boot_apic_id = ACPI_BOOT_CPU_FIRST_ENABLED;
 	struct acpi_machine_options opts;
 	struct acpi_machine_notes notes;
+	struct topo_view view = { .notes = &notes, .m = &machine };
+	struct sched_topology *t = NULL;
+	s64 threads_bits = -1, cores_bits = -1, llc_bits = -1;
 	int first_path = 0;
 	bool acpi_off;
 
-	log_out = stdout;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		u64 v;
@@ -548,12 +478,20 @@ int main(int argc, char **argv)
 				die("%s: %s", argv[i + 1], "not an APIC ID");
 			boot_apic_id = (u32)v;
 			i++;
+		} else if (strcmp(a, "--threads-bits") == 0 && i + 1 < argc) {
+			threads_bits = layout_bits(a, argv[++i]);
+		} else if (strcmp(a, "--cores-bits") == 0 && i + 1 < argc) {
+			cores_bits = layout_bits(a, argv[++i]);
+		} else if (strcmp(a, "--llc-bits") == 0 && i + 1 < argc) {
+			llc_bits = layout_bits(a, argv[++i]);
 		} else if (strcmp(a, "--cmdline") == 0 && i + 1 < argc) {
 			options = argv[++i];
 		} else if (strcmp(a, "--memdump") == 0 && i + 1 < argc) {
 			memdump = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
-			fprintf(stderr, "fulcrum-topo: unknown option %s\n%s", a, usage);
+			fprintf(stderr,
+				"fulcrum-topo: unknown option %s (or its value is missing)\n%s", a,
+				usage);
 			return 2;
 		} else {
 			if (!first_path)
@@ -567,11 +505,26 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (json)
-		log_out = stderr;
+	if ((threads_bits < 0) != (cores_bits < 0) || (llc_bits >= 0 && threads_bits < 0)) {
+		fprintf(stderr, "fulcrum-topo: the bit layout needs both --threads-bits and "
+				"--cores-bits (--llc-bits is optional)\n");
+		return 2;
+	}
+	if (threads_bits + cores_bits > LAYOUT_BITS_MAX) {
+		fprintf(stderr, "fulcrum-topo: --threads-bits + --cores-bits must be at most %d\n",
+			LAYOUT_BITS_MAX);
+		return 2;
+	}
+	view.have_layout = threads_bits >= 0;
+	if (view.have_layout) {
+		view.threads_bits = (u32)threads_bits;
+		view.cores_bits = (u32)cores_bits;
+		make_layout(&view, llc_bits);
+	}
+	/* The kernel's messages: the boot log's lines in text, out of the JSON's way. */
+	topo_console_to(json ? stderr : stdout);
 	if (options && cmdline_parse(options))
 		die("%s: %s", options, "bad boot options (see above)");
-	flush_log();
 
 	acpi_off = acpi_disabled();
 	if (memdump) {
@@ -587,26 +540,41 @@ int main(int argc, char **argv)
 			else
 				take_file(argv[i], false);
 		}
+		if (!slots[SLOT_MADT].data && !slots[SLOT_SRAT].data && !slots[SLOT_SLIT].data)
+			fprintf(stderr,
+				"fulcrum-topo: no APIC, SRAT or SLIT table among the files; "
+				"what follows is the kernel's fallback\n");
 	}
 	if (acpi_off) {
-		fprintf(log_out, "ACPI: disabled by acpi=off\n");
+		pr_info("ACPI: disabled by acpi=off\n");
 		for (int i = 0; i < NR_SLOTS; i++)
 			slots[i].data = NULL;
 	}
-	if (have_tables && !json)
-		for (u32 i = 0; i < tables.nr; i++)
-			printf("ACPI: %-4s 0x%016llx %06x%s\n", tables.table[i].signature,
-			       (unsigned long long)tables.table[i].phys, tables.table[i].length,
-			       tables.table[i].checksum_ok ? "" : " (bad checksum)");
-	parse_tables(&madt, &srat, &slit);
+	if (have_tables) {
+		view.tables = &tables;
+		if (!json)
+			for (u32 i = 0; i < tables.nr; i++)
+				printf("ACPI: %-4s 0x%016llx %06x%s\n", tables.table[i].signature,
+				       (unsigned long long)tables.table[i].phys,
+				       tables.table[i].length,
+				       tables.table[i].checksum_ok ? "" : " (bad checksum)");
+	}
+	parse_tables(&view.madt, &view.srat, &view.slit);
 
 	acpi_machine_options_get(&opts);
-	acpi_build_machine(madt, srat, slit, boot_apic_id, &opts, &machine, &notes);
+	acpi_build_machine(view.madt, view.srat, view.slit, boot_apic_id, &opts, &machine, &notes);
 	acpi_machine_print(&notes, &machine);
-	flush_log();
+	if (view.have_layout) {
+		t = build_domains(&view, &machine);
+		if (!t)
+			malformed = true;
+		view.t = t;
+	}
+	fflush(stderr);
 	if (json)
-		print_json(&notes);
+		topo_print_json(&view);
 	else
-		print_human(&notes);
+		topo_print_text(&view);
+	sched_topology_free(t);
 	return malformed ? 1 : 0;
 }

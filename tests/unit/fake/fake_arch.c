@@ -4,14 +4,18 @@
 #include <sys/mman.h>
 
 #include <arch/console.h>
+#include <arch/context.h>
 #include <arch/cpu.h>
 #include <arch/power.h>
 #include <arch/memory.h>
+#include <arch/smp.h>
 #include <arch/time.h>
 
 #include "fake_arch.h"
 
 uint64_t fake_clock_ns;
+unsigned int fake_cpu_id;
+unsigned int fake_reschedule_ipis;
 uintptr_t direct_map_base;
 
 static char console_buf[1 << 20];
@@ -67,4 +71,26 @@ void fake_ram_free(void)
 		munmap(ram, ram_size);
 	ram = NULL;
 	direct_map_base = 0;
+}
+
+/* CPUs: the test says which CPU "runs" (fake_cpu_id); every CPU counts as online. */
+unsigned int arch_cpu_id(void) { return fake_cpu_id; }
+bool arch_cpu_online(unsigned int cpu) { return cpu < MAX_CPUS; }
+void arch_send_reschedule(unsigned int cpu) { (void)cpu; fake_reschedule_ipis++; }
+
+/*
+ * A context switch on the host switches nothing: the scheduler's books
+ * change (rq->curr) and the caller carries on as if it were the next task.
+ */
+void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(void *arg), void *arg)
+{
+	(void)entry;
+	(void)arg;
+	ctx->rsp = (u64)(uintptr_t)stack_top;
+}
+
+void arch_context_switch(struct arch_context *prev, struct arch_context *next)
+{
+	(void)prev;
+	(void)next;
 }

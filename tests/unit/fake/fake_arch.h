@@ -8,6 +8,10 @@
 /* What arch_clock_ns() returns. */
 extern uint64_t fake_clock_ns;
 
+/* What arch_cpu_id() returns, and how many reschedule IPIs were sent. */
+extern unsigned int fake_cpu_id;
+extern unsigned int fake_reschedule_ipis;
+
 /* Everything written to the console since the last fake_console_reset(). */
 const char *fake_console_text(void);
 void fake_console_reset(void);

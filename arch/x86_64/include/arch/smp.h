@@ -43,4 +43,14 @@ u64 arch_cpu_timer_ticks(unsigned int cpu);
 /* Called on every CPU at each timer tick, from the interrupt handler. */
 void kernel_timer_tick(unsigned int cpu);
 
+/* Called at the end of every interrupt (interrupts off): the scheduler may switch tasks here. */
+void kernel_irq_exit(void);
+
+/* The running task's kernel stack (TASK_STACK_SIZE bytes) and name, for fault reports; NULL if none. */
+const void *kernel_current_task_stack(void);
+const char *kernel_current_task_name(int *pid);
+
+/* Where an AP goes once it is online: its idle loop. Never returns. */
+__attribute__((noreturn)) void kernel_ap_idle(void);
+
 #endif

@@ -1,0 +1,659 @@
+/*
+ * The scheduler core: per-CPU runqueues, schedule() and the context
+ * switch, wake-ups, new tasks, the tick, and each CPU's idle loop. The
+ * policies live in the classes (fair.c, idle.c); this file only moves
+ * tasks between "running", "queued" and "sleeping" and keeps the books.
+ *
+ * A switch hands the runqueue lock from prev to next: prev takes it in
+ * schedule(), next releases it in finish_task_switch() (a new thread, in
+ * kthread_entry). Every lock in the kernel is taken with interrupts off,
+ * so an interrupt never finds a lock held on its own CPU; that is what
+ * makes preemption at interrupt exit safe.
+ */
+#include "sched/sched.h"
+
+#include <arch/context.h>
+#include <arch/cpu.h>
+#include <arch/smp.h>
+#include <arch/time.h>
+
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/page_alloc.h"
+#include "printk.h"
+#include "sched/balance.h"
+#include "sched/stop.h"
+#include "sched/topology.h"
+#include "sched/wait.h"
+
+#define STACK_ORDER 2 /* TASK_STACK_SIZE */
+_Static_assert((4096 << STACK_ORDER) == TASK_STACK_SIZE, "task stack size");
+
+static struct rq *runqueues[MAX_CPUS];
+static u32 nr_rqs;
+static bool sched_running; /* sched_init() done: ticks and interrupt exits may schedule */
+
+static struct spinlock tasks_lock = SPINLOCK_INIT;
+static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
+
+struct wait_queue task_exit_wq = WAIT_QUEUE_INIT(task_exit_wq);
+static int next_pid = 1;
+
+/* ---------------------------------------------------------------- runqueues */
+
+struct rq *cpu_rq(u32 cpu)
+{
+	return cpu < nr_rqs ? runqueues[cpu] : NULL;
+}
+
+struct rq *this_rq(void)
+{
+	return runqueues[arch_cpu_id()];
+}
+
+u32 sched_nr_cpus(void)
+{
+	return nr_rqs;
+}
+
+struct task *current_task(void)
+{
+	return this_rq()->curr;
+}
+
+void update_rq_clock(struct rq *rq)
+{
+	u64 now = arch_clock_ns();
+
+	if ((s64)(now - rq->clock) > 0) {
+		rq->clock = now;
+		rq->clock_task = now;
+	}
+}
+
+void resched_curr(struct rq *rq)
+{
+	if (rq->need_resched)
+		return;
+	rq->need_resched = true;
+	if (rq->cpu != arch_cpu_id())
+		arch_send_reschedule(rq->cpu);
+}
+
+bool idle_cpu(u32 cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return rq && rq->curr == rq->idle && rq->nr_running == 0;
+}
+
+void double_rq_lock(struct rq *a, struct rq *b)
+{
+	if (a == b) {
+		spin_lock(&a->lock);
+	} else if (a->cpu < b->cpu) {
+		spin_lock(&a->lock);
+		spin_lock(&b->lock);
+	} else {
+		spin_lock(&b->lock);
+		spin_lock(&a->lock);
+	}
+}
+
+void double_rq_unlock(struct rq *a, struct rq *b)
+{
+	spin_unlock(&a->lock);
+	if (a != b)
+		spin_unlock(&b->lock);
+}
+
+static void note_queued(struct rq *rq, struct task *p)
+{
+	p->stats.last_queued = rq->clock;
+}
+
+/* p starts running: the wait since it was queued is run_delay. */
+static void note_picked(struct rq *rq, struct task *p)
+{
+	if (p->stats.last_queued) {
+		u64 wait = rq->clock - p->stats.last_queued;
+
+		p->stats.run_delay += wait;
+		rq->stats.run_delay += wait;
+		p->stats.last_queued = 0;
+	}
+	p->stats.pcount++;
+	rq->stats.pcount++;
+}
+
+void activate_task(struct rq *rq, struct task *p, int flags)
+{
+	p->sched_class->enqueue_task(rq, p, flags);
+	p->on_rq = 1;
+	rq->nr_running++;
+	note_queued(rq, p);
+}
+
+void deactivate_task(struct rq *rq, struct task *p, int flags)
+{
+	p->sched_class->dequeue_task(rq, p, flags);
+	p->on_rq = 0;
+	rq->nr_running--;
+	p->stats.last_queued = 0;
+}
+
+static void set_task_cpu(struct task *p, u32 cpu)
+{
+	if (p->cpu == cpu)
+		return;
+	if (p->sched_class->migrate_task_rq)
+		p->sched_class->migrate_task_rq(p, cpu);
+	p->se.nr_migrations++;
+	p->cpu = cpu;
+}
+
+void move_queued_task(struct rq *src, struct rq *dst, struct task *p)
+{
+	deactivate_task(src, p, 0);
+	set_task_cpu(p, dst->cpu);
+	activate_task(dst, p, 0);
+	p->sched_class->check_preempt_curr(dst, p, 0);
+}
+
+static void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
+{
+	if (rq->curr == rq->idle)
+		resched_curr(rq);
+	else if (p->sched_class == rq->curr->sched_class)
+		p->sched_class->check_preempt_curr(rq, p, wake_flags);
+}
+
+/* ---------------------------------------------------------------- switching */
+
+/* In next's context after a switch: release the lock prev took and settle prev. */
+static void finish_task_switch(struct rq *rq, struct task *prev)
+{
+	bool dead = prev->state == TASK_DEAD;
+
+	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
+	spin_unlock(&rq->lock);
+	if (dead)
+		wake_up_all(&task_exit_wq);
+}
+
+static struct task *pick_next_task(struct rq *rq)
+{
+	const struct sched_class *class;
+
+	for_each_class(class) {
+		struct task *p = class->pick_next_task(rq);
+
+		if (p)
+			return p;
+	}
+	return rq->idle; /* not reached: the idle class always has a task */
+}
+
+/*
+ * The heart of it: with interrupts off and rq->lock held, take prev off
+ * the queue if it is going to sleep, pick the next task and switch.
+ */
+static void __schedule(void)
+{
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = this_rq();
+	struct task *prev = rq->curr, *next;
+
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	rq->stats.sched_count++;
+	if (prev->state != TASK_RUNNING && prev != rq->idle) {
+		deactivate_task(rq, prev, DEQUEUE_SLEEP);
+		prev->stats.nr_voluntary_switches++;
+	} else if (prev != rq->idle) {
+		prev->stats.nr_involuntary_switches++;
+	}
+	if (rq->nr_running == 0 && fair_sched_class.idle_balance)
+		fair_sched_class.idle_balance(rq); /* about to idle: pull work (may drop the lock) */
+	prev->sched_class->put_prev_task(rq, prev);
+	next = pick_next_task(rq);
+	rq->need_resched = false;
+	if (next == rq->idle)
+		rq->stats.sched_goidle++;
+	if (next == prev) {
+		spin_unlock(&rq->lock);
+		arch_irq_restore(flags);
+		return;
+	}
+	note_picked(rq, next);
+	rq->nr_switches++;
+	rq->curr = next;
+	rq->prev_task = prev;
+	__atomic_store_n(&next->on_cpu, 1, __ATOMIC_RELAXED);
+	arch_context_switch(&prev->ctx, &next->ctx);
+	/* Back in prev, switched to by someone holding this (possibly another) CPU's rq lock. */
+	rq = this_rq();
+	finish_task_switch(rq, rq->prev_task);
+	arch_irq_restore(flags);
+}
+
+void schedule(void)
+{
+	__schedule();
+}
+
+/* From interrupt exit (interrupts off): switch away if the tick or a wake-up asked for it. */
+void kernel_irq_exit(void)
+{
+	struct rq *rq;
+
+	if (!sched_running)
+		return;
+	rq = this_rq();
+	if (rq->need_resched && rq->curr != rq->idle)
+		__schedule();
+}
+
+/* ---------------------------------------------------------------- wake-ups */
+
+static u32 select_task_rq(struct task *p, int sd_flag, int wake_flags)
+{
+	u32 cpu = p->sched_class->select_task_rq ? p->sched_class->select_task_rq(p, sd_flag, wake_flags)
+						  : p->cpu;
+
+	/* A class's answer must be an allowed, online CPU; otherwise fall back like Linux does. */
+	if (cpu >= nr_rqs || !cpumask_test_cpu(cpu, &p->cpus_allowed) || !arch_cpu_online(cpu)) {
+		for (u32 c = 0; c < nr_rqs; c++)
+			if (cpumask_test_cpu(c, &p->cpus_allowed) && arch_cpu_online(c))
+				return c;
+		return 0;
+	}
+	return cpu;
+}
+
+static bool try_to_wake_up(struct task *p, int wake_flags)
+{
+	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	u32 this_cpu = arch_cpu_id(), cpu;
+	struct rq *rq;
+	bool woken = false;
+
+	if (p->state == TASK_RUNNING || p->state == TASK_DEAD)
+		goto out;
+	/* Still on its queue (between setting its state and schedule()): just mark it running. */
+	rq = task_rq(p);
+	spin_lock(&rq->lock);
+	if (p->on_rq) {
+		p->state = TASK_RUNNING;
+		spin_unlock(&rq->lock);
+		woken = true;
+		goto out;
+	}
+	spin_unlock(&rq->lock);
+	/* Off its queue but maybe still switching out on its old CPU: wait for that. */
+	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+
+	if (p->sched_class->task_waking)
+		p->sched_class->task_waking(p);
+	cpu = select_task_rq(p, SD_BALANCE_WAKE, wake_flags);
+	if (cpu != p->cpu) {
+		wake_flags |= WF_MIGRATED;
+		p->stats.nr_wakeups_migrate++;
+	}
+	set_task_cpu(p, cpu);
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	activate_task(rq, p, ENQUEUE_WAKEUP | ENQUEUE_WAKING);
+	p->state = TASK_RUNNING;
+	check_preempt_curr(rq, p, wake_flags);
+	balance_note_wakeup(rq);
+	rq->stats.ttwu_count++;
+	if (cpu == this_cpu) {
+		rq->stats.ttwu_local++;
+		p->stats.nr_wakeups_local++;
+	} else {
+		p->stats.nr_wakeups_remote++;
+	}
+	spin_unlock(&rq->lock);
+	p->stats.nr_wakeups++;
+	if (wake_flags & WF_SYNC)
+		p->stats.nr_wakeups_sync++;
+	woken = true;
+out:
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+	return woken;
+}
+
+bool wake_up_task(struct task *t, bool sync)
+{
+	return try_to_wake_up(t, sync ? WF_SYNC : 0);
+}
+
+static void wake_up_new_task(struct task *p)
+{
+	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
+	u32 cpu = select_task_rq(p, SD_BALANCE_FORK, 0);
+	struct rq *rq;
+
+	p->cpu = cpu; /* relative vruntime from task_fork: no migration to account */
+	rq = cpu_rq(cpu);
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	activate_task(rq, p, 0);
+	p->state = TASK_RUNNING;
+	check_preempt_curr(rq, p, WF_FORK);
+	spin_unlock(&rq->lock);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+/* ---------------------------------------------------------------- tasks */
+
+static void task_init(struct task *t, const char *name, int nice)
+{
+	t->state = TASK_RUNNING;
+	t->sched_class = &fair_sched_class;
+	t->nice = nice < NICE_MIN ? NICE_MIN : nice > NICE_MAX ? NICE_MAX : nice;
+	t->policy = SCHED_NORMAL;
+	t->pi_lock = (struct spinlock)SPINLOCK_INIT;
+	RB_CLEAR_NODE(&t->se.run_node);
+	list_init(&t->se.group_node);
+	list_init(&t->wait_entry);
+	cpumask_clear(&t->cpus_allowed);
+	for (u32 c = 0; c < nr_rqs; c++)
+		cpumask_set_cpu(c, &t->cpus_allowed);
+	t->nr_cpus_allowed = nr_rqs;
+	for (size_t i = 0; i < TASK_COMM_LEN - 1 && name[i]; i++)
+		t->comm[i] = name[i];
+	set_load_weight(t);
+}
+
+static void register_task(struct task *t)
+{
+	unsigned long flags = spin_lock_irqsave(&tasks_lock);
+
+	t->pid = next_pid++;
+	list_add_tail(&t->all_tasks, &all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+/* First code of every kernel thread: finish the switch that started it, then run. */
+static void kthread_entry(void *arg)
+{
+	struct task *t = arg;
+	struct rq *rq = this_rq();
+
+	finish_task_switch(rq, rq->prev_task);
+	arch_irq_enable();
+	t->thread_fn(t->thread_arg);
+	task_exit(0);
+}
+
+struct task *kthread_create_on_cpu(void (*fn)(void *arg), void *arg, const char *name, int nice,
+				   u32 cpu)
+{
+	struct task *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->stack = alloc_pages(STACK_ORDER);
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
+	}
+	task_init(t, name, nice);
+	if (cpu < nr_rqs) {
+		cpumask_clear(&t->cpus_allowed);
+		cpumask_set_cpu(cpu, &t->cpus_allowed);
+		t->nr_cpus_allowed = 1;
+	}
+	t->thread_fn = fn;
+	t->thread_arg = arg;
+	t->cpu = arch_cpu_id();
+	arch_context_init(&t->ctx, (u8 *)t->stack + TASK_STACK_SIZE, kthread_entry, t);
+	if (t->sched_class->task_fork)
+		t->sched_class->task_fork(t);
+	register_task(t);
+	wake_up_new_task(t);
+	return t;
+}
+
+struct task *kthread_create(void (*fn)(void *arg), void *arg, const char *name, int nice)
+{
+	return kthread_create_on_cpu(fn, arg, name, nice, MAX_CPUS);
+}
+
+void task_exit(int code)
+{
+	struct task *t = current_task();
+
+	t->exit_code = code;
+	arch_irq_disable();
+	t->state = TASK_DEAD;
+	__schedule();
+	for (;;) /* a dead task is never picked again */
+		arch_halt();
+}
+
+int task_reap(struct task *t)
+{
+	unsigned long flags;
+	int code;
+
+	wait_event(&task_exit_wq, t->state == TASK_DEAD && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE));
+	flags = spin_lock_irqsave(&tasks_lock);
+	list_del(&t->all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	code = t->exit_code;
+	free_pages(t->stack, STACK_ORDER);
+	kfree(t);
+	return code;
+}
+
+void task_yield(void)
+{
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = this_rq();
+
+	spin_lock(&rq->lock);
+	rq->stats.yld_count++;
+	if (rq->curr->sched_class->yield_task)
+		rq->curr->sched_class->yield_task(rq);
+	spin_unlock(&rq->lock);
+	arch_irq_restore(flags);
+	__schedule();
+}
+
+/*
+ * Locks t's runqueue for a change to t: pi_lock keeps wake-ups away, and
+ * the re-check catches the balancer moving t (it holds only rq locks)
+ * between reading t->cpu and taking the lock.
+ */
+static struct rq *task_rq_lock(struct task *t, unsigned long *flags)
+{
+	*flags = spin_lock_irqsave(&t->pi_lock);
+	for (;;) {
+		struct rq *rq = task_rq(t);
+
+		spin_lock(&rq->lock);
+		if (rq == task_rq(t))
+			return rq;
+		spin_unlock(&rq->lock);
+	}
+}
+
+void set_task_nice(struct task *t, int nice)
+{
+	unsigned long flags;
+	struct rq *rq = task_rq_lock(t, &flags);
+	int old = t->nice;
+
+	nice = nice < NICE_MIN ? NICE_MIN : nice > NICE_MAX ? NICE_MAX : nice;
+	if (t->on_rq)
+		t->sched_class->dequeue_task(rq, t, 0);
+	t->nice = nice;
+	set_load_weight(t);
+	if (t->on_rq) {
+		t->sched_class->enqueue_task(rq, t, 0);
+		if (t->sched_class->prio_changed)
+			t->sched_class->prio_changed(rq, t, old);
+	}
+	spin_unlock(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+}
+
+int set_cpus_allowed(struct task *t, const struct cpumask *mask)
+{
+	unsigned long flags;
+	bool any = false;
+	u32 n = 0;
+
+	for (u32 c = 0; c < nr_rqs; c++) {
+		if (cpumask_test_cpu(c, mask)) {
+			n++;
+			any |= arch_cpu_online(c);
+		}
+	}
+	if (!any)
+		return -EINVAL;
+	flags = spin_lock_irqsave(&t->pi_lock);
+	t->cpus_allowed = *mask;
+	t->nr_cpus_allowed = n;
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+	/* A queued or running task moves at its next wake-up or by the balancer (migration later). */
+	return 0;
+}
+
+/* ---------------------------------------------------------------- sleeping */
+
+struct sleeper {
+	struct list_head node;
+	struct task *task;
+	u64 wake_at;
+};
+
+static struct spinlock sleep_lock = SPINLOCK_INIT;
+static struct list_head sleepers = LIST_HEAD_INIT(sleepers);
+
+void sched_sleep_ns(u64 ns)
+{
+	struct sleeper s = { .task = current_task(), .wake_at = arch_clock_ns() + ns };
+	unsigned long flags = spin_lock_irqsave(&sleep_lock);
+
+	list_add_tail(&s.node, &sleepers);
+	s.task->state = TASK_UNINTERRUPTIBLE;
+	spin_unlock_irqrestore(&sleep_lock, flags);
+	while (s.task->state != TASK_RUNNING)
+		schedule();
+	flags = spin_lock_irqsave(&sleep_lock);
+	if (!list_empty(&s.node))
+		list_del(&s.node);
+	spin_unlock_irqrestore(&sleep_lock, flags);
+}
+
+/* Called on CPU 0's tick: wakes the sleepers whose time has come. */
+static void wake_sleepers(void)
+{
+	u64 now = arch_clock_ns();
+	struct list_head *pos, *tmp;
+
+	spin_lock(&sleep_lock);
+	list_for_each_safe(pos, tmp, &sleepers) {
+		struct sleeper *s = list_entry(pos, struct sleeper, node);
+
+		if ((s64)(now - s->wake_at) >= 0) {
+			list_del(&s->node);
+			try_to_wake_up(s->task, 0);
+		}
+	}
+	spin_unlock(&sleep_lock);
+}
+
+/* ---------------------------------------------------------------- tick and idle */
+
+void scheduler_tick(u32 cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+	struct task *curr;
+
+	if (!sched_running || !rq)
+		return;
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	curr = rq->curr;
+	if (curr != rq->idle && curr->sched_class->task_tick)
+		curr->sched_class->task_tick(rq, curr);
+	update_cpu_load(rq);
+	spin_unlock(&rq->lock);
+	if (cpu == 0)
+		wake_sleepers();
+	/* Periodic balancing runs whatever runs here, idle and stopper included (as in Linux). */
+	if (fair_sched_class.trigger_balance)
+		fair_sched_class.trigger_balance(rq);
+}
+
+void sched_idle_loop(void)
+{
+	struct rq *rq = this_rq();
+
+	for (;;) {
+		arch_irq_disable();
+		sched_topology_quiescent(rq->cpu);
+		if (!rq->need_resched) {
+			arch_wait_for_interrupt(); /* sti; hlt: no wake-up slips between */
+			continue;
+		}
+		arch_irq_enable();
+		__schedule();
+	}
+}
+
+/* ---------------------------------------------------------------- set-up */
+
+static struct task *idle_task_create(u32 cpu)
+{
+	struct task *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	task_init(t, "swapper", 0);
+	t->sched_class = &idle_sched_class;
+	t->cpu = cpu;
+	t->on_cpu = 1;
+	cpumask_clear(&t->cpus_allowed);
+	cpumask_set_cpu(cpu, &t->cpus_allowed);
+	t->nr_cpus_allowed = 1;
+	t->comm[7] = '/';
+	t->comm[8] = (char)('0' + cpu % 10); /* "swapper/N" for small N, as in Linux */
+	t->comm[9] = '\0';
+	t->pid = 0;
+	return t;
+}
+
+int sched_init(const struct machine *m)
+{
+	for (u32 cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct rq *rq = kzalloc(sizeof(*rq));
+
+		if (!rq)
+			return -ENOMEM;
+		rq->lock = (struct spinlock)SPINLOCK_INIT;
+		rq->cpu = cpu;
+		rq->cpu_power = SCHED_POWER_SCALE;
+		rq->avg_idle = balance_initial_avg_idle();
+		rq->cfs.tasks_timeline = (struct rb_root_cached)RB_ROOT_CACHED;
+		rq->cfs.min_vruntime = (u64)(-(1LL << 20)); /* wraps early: catches unsafe compares */
+		list_init(&rq->cfs_tasks);
+		rq->idle = idle_task_create(cpu);
+		if (!rq->idle)
+			return -ENOMEM;
+		rq->curr = rq->idle;
+		runqueues[cpu] = rq;
+	}
+	nr_rqs = m->nr_cpus;
+	sched_update_tunables(m->nr_cpus);
+	sched_running = true;
+	return 0;
+}

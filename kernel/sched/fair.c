@@ -1,0 +1,655 @@
+/*
+ * The fair class: Linux 3.8's Completely Fair Scheduler on one runqueue
+ * per CPU (no group scheduling). Runnable tasks wait in a red-black tree
+ * ordered by vruntime, their run time scaled by NICE_0_LOAD / weight; the
+ * task furthest behind runs next.
+ *
+ * Load metric: placement and balancing use 3.8's instantaneous
+ * rq->load.weight (the sum of the weights queued, running task included)
+ * and the tick-decayed cpu_load[] history of it (load.c, reference/cfs.md
+ * 2.1), not per-entity load tracking. That is what 3.8's wake_affine,
+ * find_idlest_* and load_balance read, and issue 4 compares against 3.8's
+ * stock and balance-map placement; PELT existed in 3.8 only for group
+ * shares (2.2), so using it would change the behaviour being compared.
+ *
+ * Relative vruntime: a task's vruntime means something only next to its
+ * queue's min_vruntime, so while a task is between queues it carries
+ * vruntime - min_vruntime of the queue it left and the next queue adds its
+ * own min_vruntime back:
+ *   - dequeue without DEQUEUE_SLEEP (migration, reweight) subtracts;
+ *   - task_waking subtracts the old queue's, then the enqueue carries
+ *     ENQUEUE_WAKEUP | ENQUEUE_WAKING;
+ *   - task_fork places the child on the parent's queue and subtracts;
+ *   - enqueue adds unless it is a plain wake-up (ENQUEUE_WAKEUP alone: the
+ *     task slept here and its vruntime is still absolute for this queue).
+ * So by the time the core calls migrate_task_rq, nothing is left to convert.
+ */
+#include <arch/smp.h>
+
+#include "lib/errno.h"
+#include "printk.h"
+#include "sched/sched.h"
+
+static inline struct task *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task, se);
+}
+
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
+{
+	return container_of(cfs_rq, struct rq, cfs);
+}
+
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
+{
+	return &task_rq(task_of(se))->cfs;
+}
+
+static inline struct sched_entity *timeline_entity(const struct rb_node *node)
+{
+	return rb_entry_safe((struct rb_node *)node, struct sched_entity, run_node);
+}
+
+/* vruntimes wrap: every comparison is on the signed difference. */
+static inline bool vruntime_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+static inline u64 vruntime_max(u64 a, u64 b)
+{
+	return vruntime_before(a, b) ? b : a;
+}
+
+static inline u64 vruntime_min(u64 a, u64 b)
+{
+	return vruntime_before(b, a) ? b : a;
+}
+
+static bool entity_less(const struct rb_node *a, const struct rb_node *b)
+{
+	return vruntime_before(timeline_entity(a)->vruntime, timeline_entity(b)->vruntime);
+}
+
+/* ---------------------------------------------------------------- time */
+
+/* Wall-clock ns to se's virtual ns: delta * NICE_0_LOAD / weight. */
+static u64 calc_delta_fair(u64 delta, struct sched_entity *se)
+{
+	if (se->load.weight != NICE_0_LOAD)
+		delta = calc_delta_mine(delta, NICE_0_LOAD, &se->load);
+	return delta;
+}
+
+/*
+ * The period in which every runnable task should run once: the latency
+ * target, stretched to nr * min_granularity when more than sched_nr_latency
+ * tasks would get slices shorter than the minimum.
+ */
+static u64 sched_period(u64 nr_running)
+{
+	if (nr_running > sched_nr_latency)
+		return nr_running * sysctl_sched_min_granularity;
+	return sysctl_sched_latency;
+}
+
+/*
+ * se's wall-clock share of the period: period * weight / queue weight,
+ * counting se as queued if it is not yet (a new task being placed).
+ */
+static u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 slice = sched_period(cfs_rq->nr_running + !se->on_rq);
+	struct load_weight with_se, *load = &cfs_rq->load;
+
+	if (!se->on_rq) {
+		with_se = cfs_rq->load;
+		update_load_add(&with_se, se->load.weight);
+		load = &with_se;
+	}
+	return calc_delta_mine(slice, se->load.weight, load);
+}
+
+/* The slice in se's virtual time: how far a new task's vruntime starts behind. */
+static u64 sched_vslice(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	return calc_delta_fair(sched_slice(cfs_rq, se), se);
+}
+
+static struct sched_entity *first_entity(struct cfs_rq *cfs_rq)
+{
+	return timeline_entity(rb_first_cached(&cfs_rq->tasks_timeline));
+}
+
+/*
+ * min_vruntime follows the smallest vruntime on the queue (the running
+ * task's or the leftmost waiter's) but never goes back: tasks placed
+ * against it must not gain from a task with a small vruntime arriving.
+ * Unlike 3.8, a running task already dequeued to sleep no longer counts
+ * (later kernels' fix: its vruntime may be relative by then).
+ */
+static void update_min_vruntime(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr, *left = first_entity(cfs_rq);
+	u64 vruntime = cfs_rq->min_vruntime;
+
+	if (curr && !curr->on_rq)
+		curr = NULL;
+	if (curr)
+		vruntime = curr->vruntime;
+	if (left)
+		vruntime = curr ? vruntime_min(vruntime, left->vruntime) : left->vruntime;
+	cfs_rq->min_vruntime = vruntime_max(cfs_rq->min_vruntime, vruntime);
+}
+
+/* Charges the running task for the time since it was last charged. */
+static void update_curr(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *curr = cfs_rq->curr;
+	u64 now = rq_of(cfs_rq)->clock_task, delta;
+
+	if (!curr)
+		return;
+	delta = now - curr->exec_start;
+	if ((s64)delta <= 0)
+		return;
+	curr->sum_exec_runtime += delta;
+	cfs_rq->exec_clock += delta;
+	curr->vruntime += calc_delta_fair(delta, curr);
+	update_min_vruntime(cfs_rq);
+	curr->exec_start = now;
+}
+
+void fair_update_curr(struct rq *rq)
+{
+	update_curr(&rq->cfs);
+}
+
+/* ---------------------------------------------------------------- queueing */
+
+/*
+ * Where a task enters the timeline. A new task (initial) starts one virtual
+ * slice after min_vruntime with START_DEBIT, so forking cannot buy CPU
+ * time. A waking task gets sleeper credit: it may sit up to one latency
+ * period (half of one with GENTLE_FAIR_SLEEPERS) before min_vruntime, so
+ * it runs soon, but a long sleep does not buy an unbounded run. Nobody
+ * moves backwards: a short sleeper keeps its own, later, vruntime.
+ */
+static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool initial)
+{
+	u64 vruntime = cfs_rq->min_vruntime;
+
+	if (initial && sched_feat(START_DEBIT))
+		vruntime += sched_vslice(cfs_rq, se);
+	if (!initial) {
+		u64 thresh = sysctl_sched_latency;
+
+		if (sched_feat(GENTLE_FAIR_SLEEPERS))
+			thresh >>= 1;
+		vruntime -= thresh;
+	}
+	se->vruntime = vruntime_max(se->vruntime, vruntime);
+}
+
+static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	struct rq *rq = rq_of(cfs_rq);
+
+	update_load_add(&cfs_rq->load, se->load.weight);
+	update_load_add(&rq->load, se->load.weight);
+	list_add(&se->group_node, &rq->cfs_tasks);
+	cfs_rq->nr_running++;
+}
+
+static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	struct rq *rq = rq_of(cfs_rq);
+
+	update_load_sub(&cfs_rq->load, se->load.weight);
+	update_load_sub(&rq->load, se->load.weight);
+	list_del(&se->group_node);
+	cfs_rq->nr_running--;
+}
+
+static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+{
+	/* Back to absolute before update_curr() can move min_vruntime. */
+	if (!(flags & ENQUEUE_WAKEUP) || (flags & ENQUEUE_WAKING))
+		se->vruntime += cfs_rq->min_vruntime;
+	update_curr(cfs_rq);
+	account_entity_enqueue(cfs_rq, se);
+	if (flags & ENQUEUE_WAKEUP)
+		place_entity(cfs_rq, se, false);
+	if (se != cfs_rq->curr)
+		rb_add_cached(&se->run_node, &cfs_rq->tasks_timeline, entity_less);
+	se->on_rq = true;
+}
+
+static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (cfs_rq->last == se)
+		cfs_rq->last = NULL;
+	if (cfs_rq->next == se)
+		cfs_rq->next = NULL;
+	if (cfs_rq->skip == se)
+		cfs_rq->skip = NULL;
+}
+
+static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
+{
+	update_curr(cfs_rq);
+	clear_buddies(cfs_rq, se);
+	if (se != cfs_rq->curr)
+		rb_erase_cached(&se->run_node, &cfs_rq->tasks_timeline);
+	se->on_rq = false;
+	account_entity_dequeue(cfs_rq, se);
+	/* Leaving for another queue (or a reweight): keep only the distance to min_vruntime. */
+	if (!(flags & DEQUEUE_SLEEP))
+		se->vruntime -= cfs_rq->min_vruntime;
+	update_min_vruntime(cfs_rq);
+}
+
+static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
+{
+	if (p->se.on_rq) {
+		pr_err("sched: %s enqueued twice on cpu%u\n", p->comm, rq->cpu);
+		return;
+	}
+	enqueue_entity(&rq->cfs, &p->se, flags);
+	rq->cfs.h_nr_running++;
+	if (sched_feat(SCHED_VERIFY))
+		fair_verify(rq);
+}
+
+static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
+{
+	if (!p->se.on_rq) {
+		pr_err("sched: %s dequeued but not queued on cpu%u\n", p->comm, rq->cpu);
+		return;
+	}
+	dequeue_entity(&rq->cfs, &p->se, flags);
+	rq->cfs.h_nr_running--;
+	if (sched_feat(SCHED_VERIFY))
+		fair_verify(rq);
+}
+
+/* ---------------------------------------------------------------- picking */
+
+/*
+ * Buddies bend "leftmost runs next" for a reason, while the bend stays
+ * within one wake-up granularity: next is a wakee that preempted (or any
+ * wakee with NEXT_BUDDY), last is the task it preempted (cache still warm,
+ * LAST_BUDDY), skip is a task that yielded. SCHED_IDLE tasks never get
+ * preference.
+ */
+static void set_next_buddy(struct sched_entity *se)
+{
+	if (task_of(se)->policy != SCHED_IDLE)
+		cfs_rq_of(se)->next = se;
+}
+
+static void set_last_buddy(struct sched_entity *se)
+{
+	if (task_of(se)->policy != SCHED_IDLE)
+		cfs_rq_of(se)->last = se;
+}
+
+static void set_skip_buddy(struct sched_entity *se)
+{
+	cfs_rq_of(se)->skip = se;
+}
+
+/*
+ * The wake-up granularity in se's virtual time. Converting with the
+ * wakee's weight (not curr's) makes a light wakee need a bigger lead to
+ * preempt and a heavy one a smaller lead.
+ */
+static u64 wakeup_gran(struct sched_entity *se)
+{
+	return calc_delta_fair(sysctl_sched_wakeup_granularity, se);
+}
+
+/*
+ * Should se run instead of curr? -1: se is not behind curr; 0: behind, but
+ * by no more than the granularity; 1: by more than it.
+ *
+ *              |<- gran ->|
+ *   ---+-------+----------+----------------> vruntime
+ *     se=1    se=0      curr   se=-1 beyond
+ */
+static int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se)
+{
+	s64 vdiff = (s64)(curr->vruntime - se->vruntime);
+
+	if (vdiff <= 0)
+		return -1;
+	return (u64)vdiff > wakeup_gran(se) ? 1 : 0;
+}
+
+static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)
+{
+	struct sched_entity *left = first_entity(cfs_rq), *se = left;
+
+	/* Skip a yielder if the runner-up is not too far behind. */
+	if (cfs_rq->skip == se) {
+		struct sched_entity *second = timeline_entity(rb_next(&se->run_node));
+
+		if (second && wakeup_preempt_entity(second, left) < 1)
+			se = second;
+	}
+	/* Priority: next over last over the skip choice, each only if close to leftmost. */
+	if (cfs_rq->last && wakeup_preempt_entity(cfs_rq->last, left) < 1)
+		se = cfs_rq->last;
+	if (cfs_rq->next && wakeup_preempt_entity(cfs_rq->next, left) < 1)
+		se = cfs_rq->next;
+	clear_buddies(cfs_rq, se);
+	return se;
+}
+
+/* se starts running: out of the timeline, and its slice starts now. */
+static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	if (se->on_rq)
+		rb_erase_cached(&se->run_node, &cfs_rq->tasks_timeline);
+	se->exec_start = rq_of(cfs_rq)->clock_task;
+	cfs_rq->curr = se;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+}
+
+static struct task *pick_next_task_fair(struct rq *rq)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se;
+
+	if (!cfs_rq->nr_running)
+		return NULL;
+	se = pick_next_entity(cfs_rq);
+	set_next_entity(cfs_rq, se);
+	if (sched_feat(SCHED_VERIFY))
+		fair_verify(rq);
+	return task_of(se);
+}
+
+/* prev stops running: charge it and, if still runnable, put it back in the timeline. */
+static void put_prev_task_fair(struct rq *rq, struct task *prev)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &prev->se;
+
+	if (se->on_rq) {
+		update_curr(cfs_rq);
+		rb_add_cached(&se->run_node, &cfs_rq->tasks_timeline, entity_less);
+	}
+	cfs_rq->curr = NULL;
+}
+
+/* ---------------------------------------------------------------- preemption */
+
+/*
+ * From the tick: curr is preempted once it has run its ideal slice, or,
+ * after at least min_granularity, when it is more than a slice of
+ * vruntime ahead of the leftmost waiter. (3.8 compares that virtual lead
+ * with the wall-clock slice; so do we.)
+ */
+static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
+{
+	u64 ideal = sched_slice(cfs_rq, curr);
+	u64 ran = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
+	struct sched_entity *left;
+	s64 lead;
+
+	if (ran > ideal) {
+		resched_curr(rq_of(cfs_rq));
+		/* Its slice is used up: no buddy preference may give it another. */
+		clear_buddies(cfs_rq, curr);
+		return;
+	}
+	if (ran < sysctl_sched_min_granularity)
+		return;
+	left = first_entity(cfs_rq);
+	if (!left)
+		return;
+	lead = (s64)(curr->vruntime - left->vruntime);
+	if (lead > 0 && (u64)lead > ideal)
+		resched_curr(rq_of(cfs_rq));
+}
+
+static void task_tick_fair(struct rq *rq, struct task *curr)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+
+	update_curr(cfs_rq);
+	if (cfs_rq->nr_running > 1)
+		check_preempt_tick(cfs_rq, &curr->se);
+}
+
+/*
+ * p was just queued on rq: preempt rq->curr if p is more than the wake-up
+ * granularity (in p's virtual time) behind it. Wake flags other than
+ * WF_FORK do not matter here, as in 3.8.
+ */
+static void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
+{
+	struct task *curr = rq->curr;
+	struct sched_entity *se = &curr->se, *pse = &p->se;
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	bool scale = cfs_rq->nr_running >= sched_nr_latency;
+	bool next_buddy_marked = false;
+
+	if (curr == rq->idle) { /* fair beats idle (reached directly from move_queued_task) */
+		resched_curr(rq);
+		return;
+	}
+	if (curr->sched_class != &fair_sched_class || se == pse)
+		return;
+	if (sched_feat(NEXT_BUDDY) && scale && !(wake_flags & WF_FORK)) {
+		set_next_buddy(pse);
+		next_buddy_marked = true;
+	}
+	/* Already going (a new task's wake-up may come here with it set). */
+	if (rq->need_resched)
+		return;
+	/* A SCHED_IDLE runner gives way to anything that is not SCHED_IDLE. */
+	if (curr->policy == SCHED_IDLE && p->policy != SCHED_IDLE)
+		goto preempt;
+	/* Batch and idle wakees never preempt. */
+	if (p->policy != SCHED_NORMAL || !sched_feat(WAKEUP_PREEMPTION))
+		return;
+	update_curr(cfs_rq);
+	if (wakeup_preempt_entity(se, pse) == 1) {
+		if (!next_buddy_marked)
+			set_next_buddy(pse);
+		goto preempt;
+	}
+	return;
+
+preempt:
+	resched_curr(rq);
+	/*
+	 * Under load (scale), prefer the preempted task right after the wakee:
+	 * its cache is still warm. Only if it stays queued.
+	 */
+	if (!se->on_rq)
+		return;
+	if (sched_feat(LAST_BUDDY) && scale)
+		set_last_buddy(se);
+}
+
+/* ---------------------------------------------------------------- other events */
+
+/*
+ * sched_yield: do not pick curr next if another task is within a wake-up
+ * granularity of the leftmost. Curr keeps its vruntime (no sprint to the
+ * right, unlike the old compat_yield). The core calls schedule() after.
+ */
+static void yield_task_fair(struct rq *rq)
+{
+	struct task *curr = rq->curr;
+	struct cfs_rq *cfs_rq = &rq->cfs;
+
+	if (rq->nr_running == 1)
+		return;
+	clear_buddies(cfs_rq, &curr->se);
+	if (curr->policy != SCHED_BATCH) {
+		update_rq_clock(rq);
+		update_curr(cfs_rq);
+	}
+	set_skip_buddy(&curr->se);
+}
+
+/*
+ * A new task: it starts on the parent's queue (this CPU), from the
+ * parent's vruntime (min_vruntime when the parent is not a fair task),
+ * placed as initial; then made relative for whichever CPU it goes to.
+ */
+static void task_fork_fair(struct task *p)
+{
+	struct rq *rq = this_rq();
+	unsigned long flags = spin_lock_irqsave(&rq->lock);
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se, *curr = cfs_rq->curr;
+
+	update_rq_clock(rq);
+	p->cpu = rq->cpu;
+	se->on_rq = false;
+	update_curr(cfs_rq);
+	se->vruntime = curr ? curr->vruntime : cfs_rq->min_vruntime;
+	place_entity(cfs_rq, se, true);
+	se->vruntime -= cfs_rq->min_vruntime;
+	spin_unlock_irqrestore(&rq->lock, flags);
+}
+
+/* Before the wake-up chooses a CPU: make vruntime relative to the queue p slept on. */
+static void task_waking_fair(struct task *p)
+{
+	p->se.vruntime -= READ_ONCE(task_rq(p)->cfs.min_vruntime);
+}
+
+/* By the protocol above p is on no queue and its vruntime is relative: check only. */
+static void migrate_task_rq_fair(struct task *p, u32 new_cpu)
+{
+	if (sched_feat(SCHED_VERIFY) && p->se.on_rq)
+		pr_err("sched: %s moved to cpu%u while queued on cpu%u\n", p->comm, new_cpu,
+		       p->cpu);
+}
+
+/*
+ * p's nice changed. The core has already re-queued it with the new weight
+ * (dequeue, set_load_weight, enqueue: vruntime kept relative across, so it
+ * keeps its place). Here only the preemption rule of 3.8's set_user_nice:
+ * a task that gained weight may now deserve the CPU, and a running one
+ * that lost weight may have to give it up.
+ */
+static void prio_changed_fair(struct rq *rq, struct task *p, int old_nice)
+{
+	if (!p->se.on_rq)
+		return;
+	if (p->nice < old_nice || (p->nice > old_nice && task_running(rq, p)))
+		resched_curr(rq);
+}
+
+/*
+ * Placement until select.c's select_task_rq_fair() (stock / sbm) takes
+ * over this class's select_task_rq: stay on the previous CPU when
+ * allowed, else the first allowed online CPU.
+ */
+static u32 select_task_rq_simple(struct task *p, int sd_flag, int wake_flags)
+{
+	u32 cpu = task_cpu(p), n = sched_nr_cpus();
+
+	if (cpu < n && cpumask_test_cpu(cpu, &p->cpus_allowed))
+		return cpu;
+	for_each_cpu (cpu, &p->cpus_allowed)
+		if (cpu < n && arch_cpu_online(cpu))
+			return cpu;
+	return task_cpu(p);
+}
+
+/* ---------------------------------------------------------------- checking */
+
+/*
+ * min_vruntime as each CPU's queue last showed it to fair_verify(); owner
+ * tells a runqueue built anew (host tests) from one that went backwards.
+ */
+static struct {
+	const struct cfs_rq *owner;
+	u64 min_vruntime;
+} verify_shadow[MAX_CPUS];
+
+static int verify_fail(struct rq *rq, const char *what)
+{
+	pr_err("sched: cpu%u: CFS invariant broken: %s\n", rq->cpu, what);
+	return -EINVAL;
+}
+
+int fair_verify(struct rq *rq)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *curr = cfs_rq->curr;
+	struct sched_entity *buddies[3] = { cfs_rq->next, cfs_rq->last, cfs_rq->skip };
+	unsigned long load = 0;
+	u32 queued = 0, listed = 0;
+	struct list_head *pos;
+	int err = 0, rb;
+
+	rb = rb_verify_cached(&cfs_rq->tasks_timeline, entity_less);
+	if (rb) {
+		pr_err("sched: cpu%u: CFS timeline: rb_verify error %d\n", rq->cpu, rb);
+		return -EINVAL; /* walking a broken tree is not safe */
+	}
+	for (struct rb_node *n = rb_first_cached(&cfs_rq->tasks_timeline); n; n = rb_next(n)) {
+		struct sched_entity *se = timeline_entity(n);
+
+		if (se == curr)
+			err = verify_fail(rq, "the running task is in the timeline");
+		if (!se->on_rq)
+			err = verify_fail(rq, "a task in the timeline is not marked queued");
+		if (task_cpu(task_of(se)) != rq->cpu)
+			err = verify_fail(rq, "a task in the timeline belongs to another CPU");
+		load += se->load.weight;
+		queued++;
+	}
+	if (curr && curr->on_rq) {
+		load += curr->load.weight;
+		queued++;
+	}
+	if (queued != cfs_rq->nr_running)
+		err = verify_fail(rq, "nr_running is not the number of queued tasks");
+	if (load != cfs_rq->load.weight || load != rq->load.weight)
+		err = verify_fail(rq, "queue load is not the sum of the queued weights");
+	list_for_each (pos, &rq->cfs_tasks)
+		if (++listed > queued)
+			break;
+	if (listed != queued)
+		err = verify_fail(rq, "cfs_tasks does not list the queued tasks");
+	for (int i = 0; i < 3; i++)
+		if (buddies[i] && (!buddies[i]->on_rq || task_cpu(task_of(buddies[i])) != rq->cpu))
+			err = verify_fail(rq, "a buddy is not queued here");
+	if (rq->cpu < MAX_CPUS) {
+		if (verify_shadow[rq->cpu].owner == cfs_rq &&
+		    vruntime_before(cfs_rq->min_vruntime, verify_shadow[rq->cpu].min_vruntime))
+			err = verify_fail(rq, "min_vruntime went backwards");
+		verify_shadow[rq->cpu].owner = cfs_rq;
+		verify_shadow[rq->cpu].min_vruntime = cfs_rq->min_vruntime;
+	}
+	return err;
+}
+
+const struct sched_class fair_sched_class = {
+	.name = "fair",
+	.next = &idle_sched_class,
+	.enqueue_task = enqueue_task_fair,
+	.dequeue_task = dequeue_task_fair,
+	.yield_task = yield_task_fair,
+	.check_preempt_curr = check_preempt_wakeup,
+	.pick_next_task = pick_next_task_fair,
+	.put_prev_task = put_prev_task_fair,
+	.select_task_rq = select_task_rq_simple, /* select.c's select_task_rq_fair later */
+	.task_tick = task_tick_fair,
+	.task_fork = task_fork_fair,
+	.task_waking = task_waking_fair,
+	.migrate_task_rq = migrate_task_rq_fair,
+	.prio_changed = prio_changed_fair,
+	.idle_balance = NULL,	 /* balance.c */
+	.trigger_balance = NULL, /* balance.c */
+};

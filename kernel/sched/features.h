@@ -1,0 +1,46 @@
+/*
+ * Scheduler heuristics as named switches, Linux 3.8's defaults. Every path
+ * compiles in every configuration; `sched_features=NO_GENTLE_FAIR_SLEEPERS,
+ * LAST_BUDDY` flips them at boot by name.
+ */
+#ifndef FULCRUM_SCHED_FEATURES_H
+#define FULCRUM_SCHED_FEATURES_H
+
+#include "lib/types.h"
+
+#define SCHED_FEATURES(F)                                                                  \
+	/* A waking sleeper gets at most half a latency period of credit, not a whole one. */ \
+	F(GENTLE_FAIR_SLEEPERS, true)                                                      \
+	/* A new task starts one virtual slice late: forking cannot jump the queue. */      \
+	F(START_DEBIT, true)                                                               \
+	/* Prefer the wakee next when it did not preempt (off, as in 3.8). */              \
+	F(NEXT_BUDDY, false)                                                               \
+	/* Prefer the preempted task next: cache locality under load. */                    \
+	F(LAST_BUDDY, true)                                                                \
+	/* A task that is a buddy on its queue counts as cache-hot for migration. */        \
+	F(CACHE_HOT_BUDDY, true)                                                           \
+	/* Wake-ups may preempt the running task beyond the wake-up granularity. */         \
+	F(WAKEUP_PREEMPTION, true)                                                         \
+	/* Balance on decayed loads: source under-, target over-estimated. */               \
+	F(LB_BIAS, true)                                                                   \
+	/* Verify runqueue invariants at every change (tests turn this on). */              \
+	F(SCHED_VERIFY, false)
+
+enum {
+#define __SCHED_FEAT_ENUM(name, enabled) __SCHED_FEAT_##name,
+	SCHED_FEATURES(__SCHED_FEAT_ENUM)
+#undef __SCHED_FEAT_ENUM
+	__SCHED_FEAT_NR,
+};
+
+extern u64 sched_features_mask;
+
+#define sched_feat(name) ((sched_features_mask & (1ULL << __SCHED_FEAT_##name)) != 0)
+
+/* Sets a feature by name ("NAME" on, "NO_NAME" off); -1 if there is no such feature. */
+int sched_feat_set(const char *item, size_t len);
+
+/* Writes the enabled features' names, comma-separated, into buf. */
+void sched_feat_describe(char *buf, size_t size);
+
+#endif

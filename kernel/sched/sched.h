@@ -1,0 +1,242 @@
+/*
+ * The scheduler's internals, shared by core.c (runqueues, schedule, wake-up,
+ * tick), the classes (fair.c, idle.c), placement (select.c) and balancing
+ * (balance.c). Everything here also builds on the host for unit tests.
+ *
+ * Locking:
+ *   rq->lock        guards the runqueue and every queued task's scheduling
+ *                   fields; taken with interrupts off. Two runqueue locks
+ *                   are taken in CPU order (double_rq_lock).
+ *   task->pi_lock   serialises wake-ups of a task and its CPU choice; taken
+ *                   before rq->lock, never inside it.
+ *   A task's cpu field changes with the old and new rq locks held (the
+ *   balancer moving a queued task), or with pi_lock held while the task
+ *   is off every queue (a wake-up placing it). So a change to a queued
+ *   task takes pi_lock, then its rq lock, and re-checks task_cpu()
+ *   (task_rq_lock in core.c).
+ */
+#ifndef FULCRUM_SCHED_SCHED_H
+#define FULCRUM_SCHED_SCHED_H
+
+#include "lib/compiler.h"
+#include "lib/cpumask.h"
+#include "lib/list.h"
+#include "lib/rbtree.h"
+#include "lib/spinlock.h"
+#include "lib/types.h"
+#include "machine.h"
+#include "sched/features.h"
+#include "sched/topology.h"
+#include "sched/task.h"
+#include "sched/wait.h"
+
+#define NICE_0_LOAD 1024
+
+#define CPU_LOAD_IDX_MAX 5
+
+/* Enqueue/dequeue flags, as in Linux 3.8. */
+#define ENQUEUE_WAKEUP 0x01
+#define ENQUEUE_HEAD 0x02
+#define ENQUEUE_WAKING 0x04 /* vruntime is relative to the old queue's min_vruntime */
+#define DEQUEUE_SLEEP 0x01
+
+/* Wake flags. */
+#define WF_SYNC 0x01	 /* the waker goes to sleep soon */
+#define WF_FORK 0x02	 /* a new task's first wake-up */
+#define WF_MIGRATED 0x04 /* placed on another CPU than before */
+
+/* CFS runqueue: one per CPU (no group scheduling). */
+struct cfs_rq {
+	struct load_weight load;
+	u32 nr_running;
+	u32 h_nr_running;
+	u64 min_vruntime;
+	struct rb_root_cached tasks_timeline;
+	struct sched_entity *curr, *next, *last, *skip;
+	u64 exec_clock;
+};
+
+/* schedstat per-CPU counters, in /proc/schedstat version 15 order. */
+struct rq_sched_stats {
+	u64 yld_count;
+	u64 sched_count;
+	u64 sched_goidle;
+	u64 ttwu_count;
+	u64 ttwu_local;
+	u64 rq_cpu_time;
+	u64 run_delay;
+	u64 pcount;
+	u64 wasted_idle_ns; /* idle while an allowed task waited on another queue */
+};
+
+struct rq {
+	struct spinlock lock;
+	u32 cpu;
+	bool online;
+	u32 nr_running;
+	struct load_weight load;	/* sum of queued tasks' weights */
+	unsigned long cpu_load[CPU_LOAD_IDX_MAX];
+	unsigned long cpu_power;	/* SCHED_POWER_SCALE for a whole CPU */
+	struct cfs_rq cfs;
+	struct list_head cfs_tasks;	/* queued fair tasks, for the balancer */
+	struct task *curr, *idle;
+	struct task *prev_task;		/* the task switched away from, until finish_task_switch */
+	bool need_resched;
+	u64 clock;			/* ns, updated under the lock */
+	u64 clock_task;
+	u64 idle_stamp, avg_idle;
+	u64 next_balance;		/* clock at which periodic balancing is due */
+	u64 nr_switches;
+	struct rq_sched_stats stats;
+};
+
+/*
+ * A scheduling policy. All operations run with rq->lock held and
+ * interrupts off unless said otherwise; a NULL operation means "nothing to
+ * do" except where marked required.
+ */
+struct sched_class {
+	const char *name;
+	const struct sched_class *next; /* lower-priority class; NULL after idle */
+
+	/* Required. Makes p runnable on rq (p->on_rq set by the core). */
+	void (*enqueue_task)(struct rq *rq, struct task *p, int flags);
+	/* Required. Removes p from rq's queue. */
+	void (*dequeue_task)(struct rq *rq, struct task *p, int flags);
+	/* rq->curr gives up the CPU (task_yield, the sched_yield system call). */
+	void (*yield_task)(struct rq *rq);
+	/* A task of this class became runnable on rq: should rq->curr be preempted? Calls resched_curr. */
+	void (*check_preempt_curr)(struct rq *rq, struct task *p, int wake_flags);
+	/* Required. The next task to run, made rq->curr's successor (set as the class's current), or NULL. */
+	struct task *(*pick_next_task)(struct rq *rq);
+	/* Required. prev stops running (it may stay queued). */
+	void (*put_prev_task)(struct rq *rq, struct task *prev);
+	/*
+	 * Chooses a CPU for p (sd_flag: SD_BALANCE_WAKE/FORK/EXEC). Runs with
+	 * p->pi_lock held and no rq lock; reads the sched topology snapshot.
+	 */
+	u32 (*select_task_rq)(struct task *p, int sd_flag, int wake_flags);
+	/* The tick hit while p (rq->curr) ran. */
+	void (*task_tick)(struct rq *rq, struct task *p);
+	/* A new task p is set up (before its first enqueue); no rq lock. */
+	void (*task_fork)(struct task *p);
+	/* p is about to be woken (before select_task_rq); pi_lock held. */
+	void (*task_waking)(struct task *p);
+	/* p moves to new_cpu while not queued there yet. */
+	void (*migrate_task_rq)(struct task *p, u32 new_cpu);
+	/* p's nice changed, p already re-queued with its new weight if queued; rq lock held. */
+	void (*prio_changed)(struct rq *rq, struct task *p, int old_nice);
+	/* rq is about to go idle: pull work (new-idle balancing). Drops and retakes rq->lock. */
+	void (*idle_balance)(struct rq *rq);
+	/* Periodic balancing, from the tick (interrupts off, no rq lock). */
+	void (*trigger_balance)(struct rq *rq);
+};
+
+extern const struct sched_class stop_sched_class;
+extern const struct sched_class fair_sched_class;
+extern const struct sched_class idle_sched_class;
+
+/* Highest-priority class first: stop (per-CPU migration threads), fair, idle. */
+#define sched_class_highest (&stop_sched_class)
+#define for_each_class(class) for (class = sched_class_highest; class; class = class->next)
+
+/* ---------------------------------------------------------------- runqueues */
+
+struct rq *cpu_rq(u32 cpu);
+struct rq *this_rq(void);
+u32 sched_nr_cpus(void);	/* CPUs with a runqueue */
+
+static inline u32 task_cpu(const struct task *p)
+{
+	return p->cpu;
+}
+
+static inline struct rq *task_rq(const struct task *p)
+{
+	return cpu_rq(p->cpu);
+}
+
+static inline bool task_running(const struct rq *rq, const struct task *p)
+{
+	return rq->curr == p;
+}
+
+void update_rq_clock(struct rq *rq);
+
+/* Asks rq's current task to reschedule; sends an IPI when rq is another CPU. */
+void resched_curr(struct rq *rq);
+
+/* Adds / removes a task on a runqueue's accounting (rq lock held). */
+void activate_task(struct rq *rq, struct task *p, int flags);
+void deactivate_task(struct rq *rq, struct task *p, int flags);
+
+/* rq lock held: moves queued, not running p from its rq to dst (both locked). */
+void move_queued_task(struct rq *src, struct rq *dst, struct task *p);
+
+void double_rq_lock(struct rq *a, struct rq *b);
+void double_rq_unlock(struct rq *a, struct rq *b);
+
+/* True if cpu runs its idle task with nothing queued. */
+bool idle_cpu(u32 cpu);
+
+/* ---------------------------------------------------------------- weights */
+
+extern const int prio_to_weight[40];
+extern const u32 prio_to_wmult[40];
+
+void set_load_weight(struct task *p);
+void update_load_add(struct load_weight *lw, unsigned long inc);
+void update_load_sub(struct load_weight *lw, unsigned long dec);
+
+/* delta * weight / lw->weight with the cached inverse (Linux's calc_delta_mine). */
+u64 calc_delta_mine(u64 delta, unsigned long weight, struct load_weight *lw);
+
+/* ---------------------------------------------------------------- tunables */
+
+/*
+ * Effective values in ns: the normalised (1-CPU) values times
+ * 1 + ilog2(min(online CPUs, 8)), as Linux's SCHED_TUNABLESCALING_LOG.
+ * Set on the command line as sched_latency_ns= etc. (normalised values).
+ */
+extern u64 sysctl_sched_latency;
+extern u64 sysctl_sched_min_granularity;
+extern u64 sysctl_sched_wakeup_granularity;
+extern u64 sysctl_sched_migration_cost;
+extern u32 sched_nr_latency;
+
+/* Recomputes the effective tunables for ncpus online CPUs. */
+void sched_update_tunables(u32 ncpus);
+
+/* ---------------------------------------------------------------- core entry points */
+
+/* Sets up a runqueue and an idle task per CPU of m; the caller's context becomes CPU 0's idle task. */
+int sched_init(const struct machine *m);
+
+/* The tick on cpu (interrupts off). */
+void scheduler_tick(u32 cpu);
+
+/* Each CPU's idle loop, entered once it has nothing else to do; never returns. */
+__noreturn void sched_idle_loop(void);
+
+/* Woken whenever a task exits (task_reap waits here). */
+extern struct wait_queue task_exit_wq;
+
+/* ---------------------------------------------------------------- hooks */
+
+/* Core -> fair: the clock of the current task advanced (update_curr). */
+void fair_update_curr(struct rq *rq);
+
+/*
+ * Checks rq's CFS queue (rq lock held): the timeline is a valid rbtree in
+ * vruntime order with the right leftmost, the running task is not in it,
+ * nr_running and the loads match the queued tasks, buddies are queued
+ * here, min_vruntime has not decreased since the last check. Returns 0,
+ * or -EINVAL after a pr_err per problem. Run at every enqueue, dequeue and
+ * pick when sched_feat(SCHED_VERIFY).
+ */
+int fair_verify(struct rq *rq);
+
+/* Per-CPU load history, updated every tick (Linux 3.8's cpu_load[]). */
+void update_cpu_load(struct rq *rq);
+
+#endif

@@ -1,0 +1,596 @@
+/*
+ * Task placement: select_task_rq_fair() and the decisions it is made of --
+ * wake_affine, select_idle_sibling, find_idlest_group/cpu -- as Linux 3.8
+ * makes them (reference/cfs.md 3), in two variants: the stock walk over
+ * the waker's domains and Michael Wang's balance-map version (RFC v3,
+ * seeds/001), chosen by sched_select=.
+ *
+ * One generation: a placement loads the topology once, inside a read
+ * section, and hands that t to every step, so no decision mixes two
+ * generations. Every domain it reaches (a CPU's chain, a map entry, sd_llc)
+ * may be NULL and is tested before use: seeds/000's oops, a NULL affine
+ * domain handed to wake_affine during a reboot, has no path here.
+ *
+ * Load is 3.8's: rq->load.weight through load.h (wake_idx and forkexec_idx
+ * are 0 at every level, so each placement sees the instantaneous load).
+ * There is no group scheduling, so Linux's effective_load(tg, cpu, wl, wg)
+ * is just wl throughout.
+ */
+#include "sched/select.h"
+
+#include <arch/smp.h>
+
+#include "cmdline.h"
+#include "lib/string.h"
+#include "sched/load.h"
+
+static const char *const sched_select_choices[] = { "stock", "sbm", NULL };
+const char *sched_select = "stock";
+BOOT_OPTION_STRING(sched_select, "sched_select", &sched_select, sched_select_choices,
+		   "task placement: stock (Linux 3.8's domain walk) or sbm (Wang's balance map, v3)");
+
+static const char *const idle_sibling_choices[] = { "3.8.13", "3.8.0", NULL };
+const char *sched_idle_sibling = "3.8.13";
+BOOT_OPTION_STRING(sched_idle_sibling, "sched_idle_sibling", &sched_idle_sibling,
+		   idle_sibling_choices,
+		   "select_idle_sibling form: 3.8.13 (bouncing-cow fix) or 3.8.0");
+
+enum sched_select_variant sched_select_variant(void)
+{
+	const char *v = READ_ONCE(sched_select);
+
+	return v && strcmp(v, "sbm") == 0 ? SCHED_SELECT_SBM : SCHED_SELECT_STOCK;
+}
+
+static bool idle_sibling_is_3_8_0(void)
+{
+	const char *v = READ_ONCE(sched_idle_sibling);
+
+	return v && strcmp(v, "3.8.0") == 0;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+/* Has cpu a runqueue whose load we can read? */
+static bool cpu_has_rq(u32 cpu)
+{
+	return cpu < sched_nr_cpus();
+}
+
+/* May p run on cpu (a CPU with a runqueue)? */
+static bool cpu_allowed(const struct task *p, u32 cpu)
+{
+	return cpu_has_rq(cpu) && cpumask_test_cpu(cpu, &p->cpus_allowed);
+}
+
+/*
+ * cpus_share_cache() for CPUs of the generation only: a CPU outside t's
+ * online mask has a zeroed entry (llc_id 0), which would otherwise seem to
+ * share CPU 0's cache.
+ */
+static bool share_llc(const struct sched_topology *t, u32 a, u32 b)
+{
+	return cpumask_test_cpu(a, &t->online) && cpumask_test_cpu(b, &t->online) &&
+	       cpus_share_cache(t, a, b);
+}
+
+/* ------------------------------------------------------------ statistics */
+
+/* ttwu_move_affine per CPU and level: written only by the waking CPU for its own domains. */
+static u64 move_affine[MAX_CPUS][SELECT_STAT_LEVELS];
+
+static void count_move_affine(u32 cpu, int level)
+{
+	if (cpu >= MAX_CPUS || level < 0)
+		return;
+	if (level >= SELECT_STAT_LEVELS)
+		level = SELECT_STAT_LEVELS - 1;
+	move_affine[cpu][level]++;
+}
+
+u64 sched_select_ttwu_move_affine(u32 cpu, int level)
+{
+	if (cpu >= MAX_CPUS || level < 0)
+		return 0;
+	if (level >= SELECT_STAT_LEVELS)
+		level = SELECT_STAT_LEVELS - 1;
+	return READ_ONCE(move_affine[cpu][level]);
+}
+
+void sched_select_reset_stats(void)
+{
+	memset(move_affine, 0, sizeof(move_affine));
+}
+
+/* ------------------------------------------------------------ wake_affine */
+
+/* The weight of the task running on cpu: the waker, when cpu is the waking CPU. */
+static s64 waker_weight(u32 cpu)
+{
+	struct task *curr = READ_ONCE(cpu_rq(cpu)->curr);
+
+	return curr ? (s64)curr->se.load.weight : 0;
+}
+
+/*
+ * 3.8's rule (cfs.md 3.3). With L the loads at sd's wake_idx (p, asleep,
+ * is on neither), P the CPUs' power, w_p p's weight and
+ * I = 100 + (imbalance_pct - 100) / 2  (105 at SMT, 112 at MC and above):
+ *
+ *   L_this' = L_this - [sync] w_waker             the waker is about to sleep
+ *   balanced  <=>  L_this' <= 0  or
+ *                  100 * P_prev * (L_this' + w_p) <= I * P_this * L_prev
+ *
+ * that is, this CPU with p added is at most I% as loaded as prev was. A
+ * balanced sync wake-up is affine at once (and, 3.8's quirk, not counted
+ * as an attempt). Otherwise p moves if balanced, or if this CPU is the
+ * lighter one and both loads together fit under this CPU's average task:
+ *
+ *   L_this' <= L_prev  and  L_this' + L_prev <= L_this / nr_running(this)
+ *
+ * With nice-0 tasks and equal power: a sync wake-up from a CPU whose only
+ * task is the waker is always affine; a non-sync one onto a CPU running
+ * one task needs L_prev >= 2048 * 100 / 112, i.e. prev runs two tasks.
+ */
+bool wake_affine(struct sched_domain *sd, struct task *p, u32 this_cpu, bool sync)
+{
+	u32 prev_cpu = task_cpu(p);
+	s64 this_load, load, weight, imbalance;
+	s64 tl_per_task;
+	bool balanced;
+	int idx;
+
+	if (!sd || !cpu_has_rq(this_cpu) || !cpu_has_rq(prev_cpu))
+		return false;
+	idx = (int)sd->wake_idx;
+	load = (s64)source_load(prev_cpu, idx);
+	this_load = (s64)target_load(this_cpu, idx);
+	if (sync)
+		this_load -= waker_weight(this_cpu);
+	weight = (s64)p->se.load.weight;
+
+	if (this_load > 0) {
+		s64 this_eff_load = 100 * (s64)power_of(prev_cpu) * (this_load + weight);
+		s64 prev_eff_load;
+
+		imbalance = 100 + ((s64)sd->imbalance_pct - 100) / 2;
+		prev_eff_load = imbalance * (s64)power_of(this_cpu) * load;
+		balanced = this_eff_load <= prev_eff_load;
+	} else {
+		balanced = true;
+	}
+	if (sync && balanced)
+		return true;
+
+	p->stats.nr_wakeups_affine_attempts++;
+	tl_per_task = (s64)cpu_avg_load_per_task(this_cpu);
+	if (balanced ||
+	    (this_load <= load && this_load + (s64)target_load(prev_cpu, idx) <= tl_per_task)) {
+		count_move_affine(this_cpu, sd->level);
+		p->stats.nr_wakeups_affine++;
+		return true;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------- select_idle_sibling */
+
+/* Is every CPU of sg idle, and none of them `except`? */
+static bool group_idle(const struct sched_group *sg, u32 except)
+{
+	u32 cpu;
+
+	for_each_cpu(cpu, sg_span(sg))
+		if (cpu == except || !idle_cpu(cpu))
+			return false;
+	return true;
+}
+
+/* The first CPU of sg that p may use; MAX_CPUS if none. */
+static u32 first_allowed(const struct sched_group *sg, const struct task *p)
+{
+	u32 cpu;
+
+	for_each_cpu(cpu, sg_span(sg))
+		if (cpu_allowed(p, cpu))
+			return cpu;
+	return MAX_CPUS;
+}
+
+/*
+ * The scan both forms share: from target's LLC domain down to its lowest,
+ * the first group (round each ring from target's own) that p may use and
+ * whose CPUs are all idle -- none of them target when skip_target -- gives
+ * its first allowed CPU. On the 2-socket SMT machine, for target 0:
+ *
+ *   MC   groups [0 1] [2 3]     a wholly idle core
+ *   SMT  groups [0] [1]         else target's idle sibling thread
+ *
+ * Nothing found (or target alone, sd_llc NULL): target.
+ */
+static u32 scan_llc(const struct sched_topology *t, struct task *p, u32 target, bool skip_target)
+{
+	struct sched_domain *sd;
+	struct sched_group *sg;
+
+	for (sd = sd_llc(t, target); sd; sd = sd->child) {
+		for_each_sd_group(sg, sd) {
+			u32 cpu;
+
+			if (!cpumask_intersects(sg_span(sg), &p->cpus_allowed))
+				continue;
+			if (!group_idle(sg, skip_target ? target : MAX_CPUS))
+				continue;
+			cpu = first_allowed(sg, p);
+			if (cpu < MAX_CPUS)
+				return cpu;
+		}
+	}
+	return target;
+}
+
+/*
+ * 3.8.13 (Mike Galbraith's "bouncing cow" fix, upstream in 3.9):
+ *
+ *   target idle                                   -> target
+ *   prev != target, shares target's LLC, idle     -> prev
+ *   scan_llc, skipping groups that hold target    -> an idle core / sibling
+ *
+ * Skipping target's group keeps two wakees from ping-ponging over a
+ * package. Unlike Linux, a CPU p may not use is never returned early (Linux
+ * left that to select_fallback_rq()).
+ */
+static u32 idle_sibling_3_8_13(const struct sched_topology *t, struct task *p, u32 target)
+{
+	u32 prev = task_cpu(p);
+
+	if (cpu_allowed(p, target) && idle_cpu(target))
+		return target;
+	if (prev != target && cpu_allowed(p, prev) && share_llc(t, prev, target) && idle_cpu(prev))
+		return prev;
+	return scan_llc(t, p, target, true);
+}
+
+/*
+ * 3.8.0: the waker's CPU or prev if it is the target and idle, else the
+ * first wholly idle group of scan_llc (target's own group included).
+ */
+static u32 idle_sibling_3_8_0(const struct sched_topology *t, struct task *p, u32 this_cpu,
+			      u32 target)
+{
+	u32 prev = task_cpu(p);
+
+	if (target == this_cpu && cpu_allowed(p, this_cpu) && idle_cpu(this_cpu))
+		return this_cpu;
+	if (target == prev && cpu_allowed(p, prev) && idle_cpu(prev))
+		return prev;
+	return scan_llc(t, p, target, false);
+}
+
+u32 select_idle_sibling(const struct sched_topology *t, struct task *p, u32 this_cpu, u32 target)
+{
+	if (idle_sibling_is_3_8_0())
+		return idle_sibling_3_8_0(t, p, this_cpu, target);
+	return idle_sibling_3_8_13(t, p, target);
+}
+
+/* ------------------------------------------------ find_idlest_group / cpu */
+
+/*
+ * 3.8's fork/exec balancing step (cfs.md 3.4). Per group p may use, the
+ * load per unit of power:
+ *
+ *   avg(g) = SCHED_POWER_SCALE * sum_{i in g} load(i) / power(g)
+ *
+ * with load = source_load for the local group (this_cpu's, underestimated)
+ * and target_load for the others (overestimated). The least loaded other
+ * group wins unless the local one is already lighter by the margin
+ *
+ *   100 * avg(local) < (100 + (imbalance_pct - 100) / 2) * avg(idlest)
+ *
+ * (112: a remote group must be ~12% lighter at MC and above, ~5% at SMT).
+ * Ties go to the first group round the ring. Unlike 3.8, a local group
+ * holding no CPU p may use does not keep p local: Linux then returned a
+ * CPU p could not run on and relied on select_fallback_rq().
+ */
+struct sched_group *find_idlest_group(struct sched_domain *sd, struct task *p, u32 this_cpu,
+				      int load_idx)
+{
+	struct sched_group *sg, *idlest = NULL;
+	unsigned long min_load = (unsigned long)-1, this_load = 0;
+	unsigned long imbalance;
+	bool have_local = false;
+
+	if (!sd)
+		return NULL;
+	imbalance = 100 + (sd->imbalance_pct - 100) / 2;
+	for_each_sd_group(sg, sd) {
+		bool local = cpumask_test_cpu(this_cpu, sg_span(sg));
+		unsigned long load = 0, avg_load;
+		u32 cpu;
+
+		if (!cpumask_intersects(sg_span(sg), &p->cpus_allowed))
+			continue;
+		for_each_cpu(cpu, sg_span(sg)) {
+			if (!cpu_has_rq(cpu))
+				continue;
+			load += local ? source_load(cpu, load_idx) : target_load(cpu, load_idx);
+		}
+		avg_load = load * SCHED_POWER_SCALE / (sg->power ? sg->power : SCHED_POWER_SCALE);
+		if (local) {
+			this_load = avg_load;
+			have_local = true;
+		} else if (avg_load < min_load) {
+			min_load = avg_load;
+			idlest = sg;
+		}
+	}
+	if (!idlest || (have_local && 100 * this_load < imbalance * min_load))
+		return NULL;
+	return idlest;
+}
+
+/* argmin over sg's CPUs p may use of weighted_cpuload(); this_cpu wins a tie. */
+int find_idlest_cpu(const struct sched_group *sg, struct task *p, u32 this_cpu)
+{
+	unsigned long min_load = (unsigned long)-1;
+	int idlest = -1;
+	u32 cpu;
+
+	if (!sg)
+		return -1;
+	for_each_cpu(cpu, sg_span(sg)) {
+		unsigned long load;
+
+		if (!cpu_allowed(p, cpu))
+			continue;
+		load = weighted_cpuload(cpu);
+		if (load < min_load || (load == min_load && cpu == this_cpu)) {
+			min_load = load;
+			idlest = (int)cpu;
+		}
+	}
+	return idlest;
+}
+
+/* The load index a balancing step reads: wake_idx for wake-ups, forkexec_idx otherwise. */
+static int balance_idx(const struct sched_domain *sd, int sd_flag)
+{
+	return (int)(sd_flag & SD_BALANCE_WAKE ? sd->wake_idx : sd->forkexec_idx);
+}
+
+/* --------------------------------------------------------- stock variant */
+
+/*
+ * 3.8's slow path, from this CPU's domain sd down: at each level with
+ * sd_flag, move to the idlest CPU of the idlest group, then go on from the
+ * moved-to CPU's highest flagged domain smaller than the level left (by
+ * span weight, as 3.8 re-walks); stay and go one level down otherwise.
+ */
+static u32 stock_descent(const struct sched_topology *t, struct task *p, struct sched_domain *sd,
+			 int sd_flag, u32 cpu, u32 new_cpu)
+{
+	while (sd) {
+		struct sched_domain *tmp;
+		struct sched_group *sg;
+		u32 weight;
+		int idlest;
+
+		if (!(sd->flags & (u32)sd_flag)) {
+			sd = sd->child;
+			continue;
+		}
+		sg = find_idlest_group(sd, p, cpu, balance_idx(sd, sd_flag));
+		idlest = sg ? find_idlest_cpu(sg, p, cpu) : -1;
+		if (idlest < 0) {
+			sd = sd->child;
+			continue;
+		}
+		new_cpu = (u32)idlest;
+		if (new_cpu == cpu) {
+			sd = sd->child;
+			continue;
+		}
+		cpu = new_cpu;
+		weight = sd->span_weight;
+		sd = NULL;
+		for_each_domain(t, cpu, tmp) {
+			if (weight <= tmp->span_weight)
+				break;
+			if (tmp->flags & (u32)sd_flag)
+				sd = tmp;
+		}
+	}
+	return new_cpu;
+}
+
+/*
+ * 3.8's select_task_rq_fair (cfs.md 3.2): one walk up this CPU's domains
+ * (those with SD_LOAD_BALANCE) finds
+ *
+ *   affine_sd  the lowest SD_WAKE_AFFINE domain holding prev, for a
+ *              wake-up whose waker's CPU p may use (want_affine);
+ *   sd         the highest domain below it with sd_flag.
+ *
+ * With affine_sd: p goes to this CPU if wake_affine() agrees -- never asked
+ * when this CPU is prev (seeds/003: comparing a CPU with itself, one side
+ * sync-discounted, pulled wakees onto a busy SMT thread) -- then to an idle
+ * CPU near that target. Without: stock_descent() from sd. No level has
+ * SD_BALANCE_WAKE, so a wake-up without affine_sd stays on prev with no
+ * idle search at all; fork and exec always descend from the top.
+ */
+static u32 select_stock(const struct sched_topology *t, struct task *p, int sd_flag, bool sync,
+			u32 this_cpu)
+{
+	struct sched_domain *tmp, *affine_sd = NULL, *sd = NULL;
+	u32 prev = task_cpu(p), new_cpu = this_cpu;
+	bool want_affine = false;
+
+	if (sd_flag & SD_BALANCE_WAKE) {
+		want_affine = cpumask_test_cpu(this_cpu, &p->cpus_allowed);
+		new_cpu = prev;
+	}
+	for_each_domain(t, this_cpu, tmp) {
+		if (!(tmp->flags & SD_LOAD_BALANCE))
+			continue;
+		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
+		    cpumask_test_cpu(prev, sd_span(tmp))) {
+			affine_sd = tmp;
+			break;
+		}
+		if (tmp->flags & (u32)sd_flag)
+			sd = tmp;
+	}
+	if (affine_sd) {
+		u32 target = prev;
+
+		if (this_cpu != prev && wake_affine(affine_sd, p, this_cpu, sync))
+			target = this_cpu;
+		return select_idle_sibling(t, p, this_cpu, target);
+	}
+	return stock_descent(t, p, sd, sd_flag, this_cpu, new_cpu);
+}
+
+/* ----------------------------------------------------------- sbm variant */
+
+/* cpu's highest map domain for type strictly below level, or NULL. */
+static struct sched_domain *sbm_below(const struct sched_topology *t, u32 cpu,
+				      enum sbm_type type, int level)
+{
+	while (--level >= 0) {
+		struct sched_domain *sd = sbm_sd(t, cpu, type, level);
+
+		if (sd)
+			return sd;
+	}
+	return NULL;
+}
+
+/*
+ * The balance path of the map version: start at the map's top domain of
+ * this CPU for type, and after each step continue in the map of the CPU
+ * chosen (or kept), at the next level below the one just balanced. The
+ * levels strictly fall, so it ends; on a machine whose CPUs' chains are
+ * alike it visits what stock_descent() visits.
+ */
+static u32 sbm_descent(const struct sched_topology *t, struct task *p, enum sbm_type type,
+		       u32 cpu)
+{
+	struct sched_domain *sd = sbm_sd(t, cpu, type, sbm_top_level(t, cpu, type));
+	u32 new_cpu = cpu;
+
+	while (sd) {
+		struct sched_group *sg = find_idlest_group(sd, p, cpu, (int)sd->forkexec_idx);
+		int idlest = sg ? find_idlest_cpu(sg, p, cpu) : -1;
+
+		if (idlest >= 0)
+			new_cpu = cpu = (u32)idlest;
+		sd = sbm_below(t, cpu, type, sd->level);
+	}
+	return new_cpu;
+}
+
+/*
+ * Wang's v3 (seeds/001: "no load balance for WAKE"). A wake-up does only
+ * this: wake_affine() on the map's affine domain for prev (an O(1) lookup
+ * instead of the walk; same guards as stock), then select_idle_sibling()
+ * on the target. Fork and exec take sbm_descent().
+ *
+ * Where it differs from stock: a wake-up with no affine domain -- prev
+ * outside every wake-affine domain of this CPU (nodes beyond
+ * RECLAIM_DISTANCE, a CPU alone), or a waker's CPU p may not use -- still
+ * gets select_idle_sibling(prev), where stock returns prev untouched.
+ */
+static u32 select_sbm(const struct sched_topology *t, struct task *p, int sd_flag, bool sync,
+		      u32 this_cpu)
+{
+	u32 prev = task_cpu(p);
+
+	if (sd_flag & SD_BALANCE_WAKE) {
+		struct sched_domain *affine_sd = sbm_affine_sd(t, this_cpu, prev);
+		u32 target = prev;
+
+		if (affine_sd && this_cpu != prev && cpumask_test_cpu(this_cpu, &p->cpus_allowed) &&
+		    wake_affine(affine_sd, p, this_cpu, sync))
+			target = this_cpu;
+		return select_idle_sibling(t, p, this_cpu, target);
+	}
+	if (sd_flag & SD_BALANCE_FORK)
+		return sbm_descent(t, p, SBM_FORK_TYPE, this_cpu);
+	if (sd_flag & SD_BALANCE_EXEC)
+		return sbm_descent(t, p, SBM_EXEC_TYPE, this_cpu);
+	return this_cpu;
+}
+
+/* ------------------------------------------------------------ entry point */
+
+/*
+ * Is cpu a CPU of generation t? Before the first build (an empty
+ * generation) every CPU with a runqueue counts.
+ */
+static bool cpu_in_gen(const struct sched_topology *t, u32 cpu)
+{
+	return cpumask_empty(&t->online) || cpumask_test_cpu(cpu, &t->online);
+}
+
+/* The first CPU of mask p may use and t has, or MAX_CPUS. */
+static u32 first_usable(const struct sched_topology *t, const struct task *p,
+			const struct cpumask *mask)
+{
+	u32 c;
+
+	for_each_cpu(c, mask)
+		if (cpu_allowed(p, c) && cpu_in_gen(t, c))
+			return c;
+	return MAX_CPUS;
+}
+
+/*
+ * cpu if p may run there and t has it; otherwise the nearest such CPU: the
+ * first in cpu's smallest domain holding one, else the first anywhere,
+ * else (nothing online allowed) any allowed CPU. Linux returns such a CPU
+ * as it is and lets select_fallback_rq() repair it; this answer is the
+ * one that would give, within a node, without leaving the scheduler.
+ */
+static u32 allowed_or_nearest(const struct sched_topology *t, const struct task *p, u32 cpu)
+{
+	struct sched_domain *sd;
+	u32 c;
+
+	if (cpu_allowed(p, cpu) && cpu_in_gen(t, cpu))
+		return cpu;
+	for_each_domain(t, cpu, sd) {
+		c = first_usable(t, p, sd_span(sd));
+		if (c < MAX_CPUS)
+			return c;
+	}
+	c = first_usable(t, p, &p->cpus_allowed);
+	if (c < MAX_CPUS)
+		return c;
+	for_each_cpu(c, &p->cpus_allowed)
+		if (cpu_allowed(p, c))
+			return c;
+	return cpu;
+}
+
+u32 select_task_rq_fair(struct task *p, int sd_flag, int wake_flags)
+{
+	u32 this_cpu = arch_cpu_id(), cpu;
+	bool sync = wake_flags & WF_SYNC;
+	struct sched_topology *t;
+
+	/* Nowhere else to go: 3.8 returns prev here; prev is that CPU unless the mask just changed. */
+	if (p->nr_cpus_allowed == 1) {
+		cpu = cpumask_first(&p->cpus_allowed);
+		return cpu_has_rq(cpu) ? cpu : task_cpu(p);
+	}
+
+	t = sched_topology_read_begin(this_cpu);
+	if (sched_select_variant() == SCHED_SELECT_SBM)
+		cpu = select_sbm(t, p, sd_flag, sync, this_cpu);
+	else
+		cpu = select_stock(t, p, sd_flag, sync, this_cpu);
+	cpu = allowed_or_nearest(t, p, cpu);
+	sched_topology_read_end(this_cpu);
+	return cpu;
+}

@@ -1,0 +1,168 @@
+/*
+ * Scheduler statistics: Linux's /proc/schedstat (version 15) printed from
+ * the counters core.c keeps per runqueue and balance.c keeps per domain,
+ * and the "wasted CPU" time of "The Linux Scheduler: a Decade of Wasted
+ * Cores" (EuroSys 2016), so that a balancing bug shows up as a number.
+ */
+#include "sched/stats.h"
+
+#include <arch/smp.h>
+#include <arch/time.h>
+
+#include "lib/printf.h"
+#include "printk.h"
+#include "sched/topology.h"
+
+#define NSEC_PER_MSEC 1000000ULL
+
+/* Queued tasks looked at per other runqueue when looking for a waiter allowed here. */
+#define WASTED_SCAN_MAX 16
+
+/*
+ * Wasted idle time, sampled at the tick. At each tick of an idle CPU we
+ * look for a runqueue with a task waiting (nr_running >= 2, one of them
+ * not running) whose cpus_allowed holds this CPU; if there is one, the
+ * whole time since this CPU's previous tick counts as wasted. So:
+ *   - it is exact to one tick, and a wait shorter than a tick that does
+ *     not straddle a tick is missed (one that does counts a whole tick);
+ *   - a queue whose lock is busy at that moment is skipped (trylock: the
+ *     tick never waits on another CPU), and only the first
+ *     WASTED_SCAN_MAX tasks of a queue are looked at -- both undercount;
+ *   - a task that has just been queued on a CPU that is about to pick it
+ *     counts as waiting, as Linux's run_delay would count it.
+ * The tick writes rq->stats.wasted_idle_ns without the rq lock: it is the
+ * only writer, and readers only print it.
+ */
+static struct {
+	const struct rq *owner; /* a fresh runqueue (host tests) starts afresh */
+	u64 last;
+} wasted_clock[MAX_CPUS];
+
+/* A task on other (not running) that may run on cpu? Never waits for other's lock. */
+static bool waiter_allowed_on(struct rq *other, u32 cpu)
+{
+	struct list_head *pos;
+	bool found = false;
+	u32 seen = 0;
+
+	if (!spin_trylock(&other->lock))
+		return false;
+	list_for_each (pos, &other->cfs_tasks) {
+		struct task *p = list_entry(pos, struct task, se.group_node);
+
+		if (++seen > WASTED_SCAN_MAX)
+			break;
+		if (p != other->curr && cpumask_test_cpu(cpu, &p->cpus_allowed)) {
+			found = true;
+			break;
+		}
+	}
+	spin_unlock(&other->lock);
+	return found;
+}
+
+void schedstat_account_wasted(struct rq *rq, u64 now)
+{
+	u32 cpu = rq->cpu, n = sched_nr_cpus();
+	u64 delta = 0;
+
+	if (cpu >= MAX_CPUS)
+		return;
+	if (wasted_clock[cpu].owner == rq && (s64)(now - wasted_clock[cpu].last) > 0)
+		delta = now - wasted_clock[cpu].last;
+	wasted_clock[cpu].owner = rq;
+	wasted_clock[cpu].last = now;
+	if (!delta || !idle_cpu(cpu))
+		return;
+	for (u32 other = 0; other < n; other++) {
+		struct rq *orq = cpu_rq(other);
+
+		if (other == cpu || !orq || READ_ONCE(orq->nr_running) < 2)
+			continue;
+		if (waiter_allowed_on(orq, cpu)) {
+			rq->stats.wasted_idle_ns += delta;
+			return;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- printing */
+
+int schedstat_mask_hex(char *buf, size_t size, const struct cpumask *m, u32 nbits)
+{
+	u32 chunk_bits = nbits % 32 ? nbits % 32 : 32;
+	const char *sep = "";
+	int len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	if (nbits > MAX_CPUS)
+		nbits = MAX_CPUS;
+	/* The highest chunk first; it is only as wide as the bits it holds. */
+	for (int first = (int)ALIGN_UP(nbits, 32) - 32; first >= 0; first -= 32) {
+		u32 val = 0;
+
+		for (u32 b = 0; b < chunk_bits; b++)
+			if (cpumask_test_cpu((u32)first + b, m))
+				val |= 1U << b;
+		if ((size_t)len < size)
+			len += ksnprintf(buf + len, size - (size_t)len, "%s%0*x", sep,
+					 (int)(chunk_bits + 3) / 4, val);
+		chunk_bits = 32;
+		sep = ",";
+	}
+	return len;
+}
+
+#define SCHEDSTAT_LINE 1024
+
+typedef unsigned long long ull;
+
+static void print_domain(u32 index, const struct sched_domain *sd, u32 nbits)
+{
+	const struct sched_domain_stats *s = &sd->stats;
+	char line[SCHEDSTAT_LINE], mask[(MAX_CPUS / 32) * 9 + 1];
+	size_t len;
+
+	schedstat_mask_hex(mask, sizeof(mask), sd_span(sd), nbits);
+	len = (size_t)ksnprintf(line, sizeof(line), "domain%u %s", index, mask);
+	for (int i = 0; i < SD_IDLE_TYPES && len < sizeof(line); i++)
+		len += (size_t)ksnprintf(
+			line + len, sizeof(line) - len, " %llu %llu %llu %llu %llu %llu %llu %llu",
+			(ull)s->lb_count[i], (ull)s->lb_balanced[i], (ull)s->lb_failed[i],
+			(ull)s->lb_imbalance[i], (ull)s->lb_gained[i], (ull)s->lb_hot_gained[i],
+			(ull)s->lb_nobusyq[i], (ull)s->lb_nobusyg[i]);
+	if (len < sizeof(line))
+		ksnprintf(line + len, sizeof(line) - len,
+			  " %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			  (ull)s->alb_count, (ull)s->alb_failed, (ull)s->alb_pushed,
+			  (ull)s->sbe_count, (ull)s->sbe_balanced, (ull)s->sbe_pushed,
+			  (ull)s->sbf_count, (ull)s->sbf_balanced, (ull)s->sbf_pushed,
+			  (ull)s->ttwu_wake_remote, (ull)s->ttwu_move_affine,
+			  (ull)s->ttwu_move_balance);
+	pr_info("%s\n", line);
+}
+
+void schedstat_print(void)
+{
+	u32 n = sched_nr_cpus(), me = arch_cpu_id();
+	struct sched_topology *t;
+
+	pr_info("version 15\n");
+	pr_info("timestamp %llu\n", (ull)(arch_clock_ns() / NSEC_PER_MSEC));
+	t = sched_topology_read_begin(me);
+	for (u32 cpu = 0; cpu < n; cpu++) {
+		const struct rq_sched_stats *s = &cpu_rq(cpu)->stats;
+		struct sched_domain *sd;
+		u32 index = 0;
+
+		pr_info("cpu%u %llu 0 %llu %llu %llu %llu %llu %llu %llu\n", cpu, (ull)s->yld_count,
+			(ull)s->sched_count, (ull)s->sched_goidle, (ull)s->ttwu_count,
+			(ull)s->ttwu_local, (ull)s->rq_cpu_time, (ull)s->run_delay, (ull)s->pcount);
+		for_each_domain (t, cpu, sd)
+			print_domain(index++, sd, n);
+	}
+	sched_topology_read_end(me);
+	for (u32 cpu = 0; cpu < n; cpu++)
+		pr_info("wasted cpu%u %llu\n", cpu, (ull)cpu_rq(cpu)->stats.wasted_idle_ns);
+}

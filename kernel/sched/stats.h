@@ -1,0 +1,40 @@
+/*
+ * Scheduler statistics (stats.c): the /proc/schedstat version 15 report of
+ * the per-CPU counters (struct rq_sched_stats, kept by core.c) and the
+ * per-domain ones (struct sched_domain_stats, kept by balance.c), and the
+ * "wasted CPU" figure Linux does not give.
+ */
+#ifndef FULCRUM_SCHED_STATS_H
+#define FULCRUM_SCHED_STATS_H
+
+#include "sched/sched.h"
+
+/*
+ * From rq's tick (interrupts off, no rq lock), with the tick's rq->clock:
+ * if rq's CPU is idle while another queue has a waiting task allowed to
+ * run here, the time since the previous call is added to
+ * rq->stats.wasted_idle_ns. A sampled approximation: see stats.c.
+ */
+void schedstat_account_wasted(struct rq *rq, u64 now);
+
+/*
+ * Prints /proc/schedstat version 15 through printk: "version 15",
+ * "timestamp" (ms, i.e. jiffies at HZ=1000), then per CPU a cpuN line
+ * (yld_count, 0, sched_count, sched_goidle, ttwu_count, ttwu_local,
+ * rq_cpu_time, run_delay, pcount) followed by a domainN line per domain
+ * (span in hex; per idle type CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE the
+ * eight lb_ counters; alb_, sbe_, sbf_, ttwu_ counters), and after them one
+ * "wasted cpuN <ns>" line per CPU. Any context that may take no locks but
+ * printk's.
+ */
+void schedstat_print(void);
+
+/*
+ * m's first nbits CPUs as Linux's bitmap_scnprintf() writes a mask: hex in
+ * 32-bit chunks, most significant first, comma-separated, the first chunk
+ * only as wide as needed for nbits ("f" for 4 CPUs, "ff,ffffffff" for 40).
+ * Returns the length written (NUL-terminated, cut at size).
+ */
+int schedstat_mask_hex(char *buf, size_t size, const struct cpumask *m, u32 nbits);
+
+#endif

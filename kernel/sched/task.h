@@ -1,0 +1,138 @@
+/*
+ * struct task: one schedulable thread (kernel threads now, user processes
+ * later) and the calls other subsystems make on tasks: create, sleep,
+ * wake, exit. The scheduler's internals are in kernel/sched/sched.h.
+ */
+#ifndef FULCRUM_SCHED_TASK_H
+#define FULCRUM_SCHED_TASK_H
+
+#include <arch/context.h>
+
+#include "lib/cpumask.h"
+#include "lib/list.h"
+#include "lib/rbtree.h"
+#include "lib/spinlock.h"
+#include "lib/types.h"
+
+#define TASK_COMM_LEN 16
+
+/* Task states, as Linux names them. */
+#define TASK_RUNNING 0
+#define TASK_INTERRUPTIBLE 1
+#define TASK_UNINTERRUPTIBLE 2
+#define TASK_DEAD 64
+
+/* Scheduling policies (Linux's numbers, for sched_setscheduler later). */
+#define SCHED_NORMAL 0
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+
+#define NICE_MIN (-20)
+#define NICE_MAX 19
+
+struct load_weight {
+	unsigned long weight;
+	u32 inv_weight; /* 2^32 / weight; 0 means "recompute" */
+};
+
+/* A CFS-scheduled entity (a task; groups would be entities too). */
+struct sched_entity {
+	struct load_weight load;
+	struct rb_node run_node;     /* in cfs_rq.tasks_timeline while queued and not running */
+	struct list_head group_node; /* in rq.cfs_tasks while queued (the balancer's list) */
+	bool on_rq;
+	u64 exec_start;		     /* clock_task when it last started running or was accounted */
+	u64 sum_exec_runtime;	     /* ns it has run, in total */
+	u64 prev_sum_exec_runtime;   /* sum_exec_runtime when it was last picked */
+	u64 vruntime;		     /* virtual runtime (ns at nice 0), wrap-safe compares */
+	u64 nr_migrations;
+};
+
+/* Per-task scheduling statistics (issue 4 item 8). */
+struct task_sched_stats {
+	u64 run_delay;	     /* ns spent runnable but waiting on a runqueue */
+	u64 last_queued;     /* clock when it last became runnable and waiting, 0 if not */
+	u64 pcount;	     /* times it was picked to run (timeslices) */
+	u64 nr_voluntary_switches;
+	u64 nr_involuntary_switches;
+	u64 nr_wakeups, nr_wakeups_sync, nr_wakeups_migrate, nr_wakeups_local,
+		nr_wakeups_remote, nr_wakeups_affine, nr_wakeups_affine_attempts;
+};
+
+struct sched_class;
+
+struct task {
+	/* Scheduler state: see the locking rules in kernel/sched/sched.h. */
+	volatile long state;		 /* TASK_* */
+	const struct sched_class *sched_class;
+	struct sched_entity se;
+	int on_rq;			 /* queued on cpu's runqueue (running counts) */
+	volatile int on_cpu;		 /* running, or its context not yet saved */
+	u32 cpu;			 /* the runqueue it is on, or was last on */
+	u32 wake_cpu;
+	int nice;			 /* -20..19 */
+	u32 policy;			 /* SCHED_* */
+	struct cpumask cpus_allowed;
+	u32 nr_cpus_allowed;
+	struct spinlock pi_lock;	 /* serialises wake-ups of this task */
+	struct task_sched_stats stats;
+
+	/* Identity and life. */
+	int pid;
+	char comm[TASK_COMM_LEN];
+	struct list_head all_tasks;	 /* in the global task list */
+	struct arch_context ctx;
+	void *stack;			 /* kernel stack (TASK_STACK_SIZE), NULL for boot/idle tasks */
+	void (*thread_fn)(void *arg);
+	void *thread_arg;
+	int exit_code;
+	struct list_head wait_entry;	 /* reserved for wait queues */
+};
+
+#define TASK_STACK_SIZE 16384
+
+/* The task running on this CPU. */
+struct task *current_task(void);
+
+/*
+ * Creates a kernel thread running fn(arg) with the given name and nice
+ * value, placed by the fork balancing path and woken. Returns it, or NULL
+ * when out of memory. Returning from fn exits the thread.
+ */
+struct task *kthread_create(void (*fn)(void *arg), void *arg, const char *name, int nice);
+
+/* Like kthread_create, pinned to one CPU. */
+struct task *kthread_create_on_cpu(void (*fn)(void *arg), void *arg, const char *name, int nice,
+				   u32 cpu);
+
+/* Ends the calling thread; its memory is reclaimed by task_reap(). */
+__attribute__((noreturn)) void task_exit(int code);
+
+/*
+ * Waits (sleeping) until t has exited, then frees it; returns its exit
+ * code. Each task is reaped once, by its creator or whoever holds it.
+ */
+int task_reap(struct task *t);
+
+/*
+ * Wakes t if it sleeps; returns true if it did. sync says the waker is
+ * about to sleep (WF_SYNC), which wake_affine takes into account.
+ */
+bool wake_up_task(struct task *t, bool sync);
+
+/* Gives up the CPU: sets the state first (e.g. TASK_INTERRUPTIBLE) to sleep. */
+void schedule(void);
+
+/* Gives the CPU to another runnable task if there is one (the sched_yield system call). */
+void task_yield(void);
+
+/* Sleeps at least ns nanoseconds (timer-tick granularity). */
+void sched_sleep_ns(u64 ns);
+
+/* Sets t's nice value (clamped to -20..19) and reweights it. */
+void set_task_nice(struct task *t, int nice);
+
+/* Restricts t to mask (must hold an online CPU); moves it if it runs elsewhere. Returns 0 or -EINVAL. */
+int set_cpus_allowed(struct task *t, const struct cpumask *mask);
+
+#endif

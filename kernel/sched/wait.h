@@ -1,0 +1,50 @@
+/*
+ * Wait queues: sleep until a condition holds, woken by whoever makes it
+ * true. The waiter sets its state before testing the condition, so a
+ * wake-up between the test and schedule() is never lost.
+ */
+#ifndef FULCRUM_SCHED_WAIT_H
+#define FULCRUM_SCHED_WAIT_H
+
+#include "lib/list.h"
+#include "lib/spinlock.h"
+
+struct task;
+
+struct wait_queue {
+	struct spinlock lock;
+	struct list_head waiters;
+};
+
+struct waiter {
+	struct list_head node;
+	struct task *task;
+};
+
+#define WAIT_QUEUE_INIT(name) { SPINLOCK_INIT, LIST_HEAD_INIT((name).waiters) }
+
+void wait_queue_init(struct wait_queue *wq);
+
+/* Queues w (if not yet) and marks the caller as sleeping. */
+void wait_prepare(struct wait_queue *wq, struct waiter *w);
+/* Dequeues w and marks the caller running. */
+void wait_finish(struct wait_queue *wq, struct waiter *w);
+
+/* Wakes every waiter; sync: the waker is about to sleep (WF_SYNC). Returns how many woke. */
+unsigned int wake_up_all_sync(struct wait_queue *wq, bool sync);
+#define wake_up_all(wq) wake_up_all_sync((wq), false)
+
+/* Sleeps until cond is true; cond is re-tested after every wake-up. */
+#define wait_event(wq, cond)                                 \
+	do {                                                 \
+		struct waiter __w = { .task = NULL };        \
+		for (;;) {                                   \
+			wait_prepare((wq), &__w);            \
+			if (cond)                            \
+				break;                       \
+			schedule();                          \
+		}                                            \
+		wait_finish((wq), &__w);                     \
+	} while (0)
+
+#endif
