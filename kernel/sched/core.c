@@ -484,6 +484,22 @@ static struct rq *task_rq_lock(struct task *t, unsigned long *flags)
 	}
 }
 
+u64 task_sched_runtime(struct task *t)
+{
+	unsigned long flags;
+	struct rq *rq = task_rq_lock(t, &flags);
+	u64 ns;
+
+	if (task_running(rq, t)) {
+		update_rq_clock(rq);
+		fair_update_curr(rq); /* charge the time since its last accounting */
+	}
+	ns = t->se.sum_exec_runtime;
+	spin_unlock(&rq->lock);
+	spin_unlock_irqrestore(&t->pi_lock, flags);
+	return ns;
+}
+
 void set_task_nice(struct task *t, int nice)
 {
 	unsigned long flags;

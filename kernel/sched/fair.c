@@ -29,6 +29,8 @@
 #include "lib/errno.h"
 #include "printk.h"
 #include "sched/sched.h"
+#include "sched/balance.h"
+#include "sched/select.h"
 
 static inline struct task *task_of(struct sched_entity *se)
 {
@@ -548,23 +550,6 @@ static void prio_changed_fair(struct rq *rq, struct task *p, int old_nice)
 		resched_curr(rq);
 }
 
-/*
- * Placement until select.c's select_task_rq_fair() (stock / sbm) takes
- * over this class's select_task_rq: stay on the previous CPU when
- * allowed, else the first allowed online CPU.
- */
-static u32 select_task_rq_simple(struct task *p, int sd_flag, int wake_flags)
-{
-	u32 cpu = task_cpu(p), n = sched_nr_cpus();
-
-	if (cpu < n && cpumask_test_cpu(cpu, &p->cpus_allowed))
-		return cpu;
-	for_each_cpu (cpu, &p->cpus_allowed)
-		if (cpu < n && arch_cpu_online(cpu))
-			return cpu;
-	return task_cpu(p);
-}
-
 /* ---------------------------------------------------------------- checking */
 
 /*
@@ -644,12 +629,12 @@ const struct sched_class fair_sched_class = {
 	.check_preempt_curr = check_preempt_wakeup,
 	.pick_next_task = pick_next_task_fair,
 	.put_prev_task = put_prev_task_fair,
-	.select_task_rq = select_task_rq_simple, /* select.c's select_task_rq_fair later */
+	.select_task_rq = select_task_rq_fair, /* select.c: stock or sbm, by sched_select= */
 	.task_tick = task_tick_fair,
 	.task_fork = task_fork_fair,
 	.task_waking = task_waking_fair,
 	.migrate_task_rq = migrate_task_rq_fair,
 	.prio_changed = prio_changed_fair,
-	.idle_balance = NULL,	 /* balance.c */
-	.trigger_balance = NULL, /* balance.c */
+	.idle_balance = idle_balance_fair,	 /* balance.c */
+	.trigger_balance = trigger_balance_fair, /* balance.c */
 };

@@ -26,8 +26,9 @@
 
 static const char *const sched_select_choices[] = { "stock", "sbm", NULL };
 const char *sched_select = "stock";
-BOOT_OPTION_STRING(sched_select, "sched_select", &sched_select, sched_select_choices,
-		   "task placement: stock (Linux 3.8's domain walk) or sbm (Wang's balance map, v3)");
+BOOT_OPTION_STRING(
+	sched_select, "sched_select", &sched_select, sched_select_choices,
+	"task placement: stock (Linux 3.8's domain walk) or sbm (Wang's balance map, v3)");
 
 static const char *const idle_sibling_choices[] = { "3.8.13", "3.8.0", NULL };
 const char *sched_idle_sibling = "3.8.13";
@@ -76,30 +77,26 @@ static bool share_llc(const struct sched_topology *t, u32 a, u32 b)
 
 /* ------------------------------------------------------------ statistics */
 
-/* ttwu_move_affine per CPU and level: written only by the waking CPU for its own domains. */
-static u64 move_affine[MAX_CPUS][SELECT_STAT_LEVELS];
-
-static void count_move_affine(u32 cpu, int level)
+/*
+ * schedstat for one step of a balancing descent on sd, in the counters'
+ * 2.6-era meaning (3.8 declares sbe_* and sbf_* but never counts them):
+ * count the steps, balanced those that kept the task in the local group,
+ * pushed those that moved it. A wake-up step that moves it (possible only
+ * with SD_BALANCE_WAKE, which no level has) is a ttwu_move_balance.
+ */
+static void count_balance_step(struct sched_domain *sd, int sd_flag, bool pushed)
 {
-	if (cpu >= MAX_CPUS || level < 0)
-		return;
-	if (level >= SELECT_STAT_LEVELS)
-		level = SELECT_STAT_LEVELS - 1;
-	move_affine[cpu][level]++;
-}
+	struct sched_domain_stats *s = &sd->stats;
 
-u64 sched_select_ttwu_move_affine(u32 cpu, int level)
-{
-	if (cpu >= MAX_CPUS || level < 0)
-		return 0;
-	if (level >= SELECT_STAT_LEVELS)
-		level = SELECT_STAT_LEVELS - 1;
-	return READ_ONCE(move_affine[cpu][level]);
-}
-
-void sched_select_reset_stats(void)
-{
-	memset(move_affine, 0, sizeof(move_affine));
+	if (sd_flag & SD_BALANCE_EXEC) {
+		s->sbe_count++;
+		*(pushed ? &s->sbe_pushed : &s->sbe_balanced) += 1;
+	} else if (sd_flag & SD_BALANCE_FORK) {
+		s->sbf_count++;
+		*(pushed ? &s->sbf_pushed : &s->sbf_balanced) += 1;
+	} else if (pushed) {
+		s->ttwu_move_balance++;
+	}
 }
 
 /* ------------------------------------------------------------ wake_affine */
@@ -166,7 +163,7 @@ bool wake_affine(struct sched_domain *sd, struct task *p, u32 this_cpu, bool syn
 	tl_per_task = (s64)cpu_avg_load_per_task(this_cpu);
 	if (balanced ||
 	    (this_load <= load && this_load + (s64)target_load(prev_cpu, idx) <= tl_per_task)) {
-		count_move_affine(this_cpu, sd->level);
+		sd->stats.ttwu_move_affine++;
 		p->stats.nr_wakeups_affine++;
 		return true;
 	}
@@ -382,6 +379,7 @@ static u32 stock_descent(const struct sched_topology *t, struct task *p, struct 
 		}
 		sg = find_idlest_group(sd, p, cpu, balance_idx(sd, sd_flag));
 		idlest = sg ? find_idlest_cpu(sg, p, cpu) : -1;
+		count_balance_step(sd, sd_flag, idlest >= 0 && (u32)idlest != cpu);
 		if (idlest < 0) {
 			sd = sd->child;
 			continue;
@@ -454,8 +452,8 @@ static u32 select_stock(const struct sched_topology *t, struct task *p, int sd_f
 /* ----------------------------------------------------------- sbm variant */
 
 /* cpu's highest map domain for type strictly below level, or NULL. */
-static struct sched_domain *sbm_below(const struct sched_topology *t, u32 cpu,
-				      enum sbm_type type, int level)
+static struct sched_domain *sbm_below(const struct sched_topology *t, u32 cpu, enum sbm_type type,
+				      int level)
 {
 	while (--level >= 0) {
 		struct sched_domain *sd = sbm_sd(t, cpu, type, level);
@@ -473,16 +471,17 @@ static struct sched_domain *sbm_below(const struct sched_topology *t, u32 cpu,
  * levels strictly fall, so it ends; on a machine whose CPUs' chains are
  * alike it visits what stock_descent() visits.
  */
-static u32 sbm_descent(const struct sched_topology *t, struct task *p, enum sbm_type type,
-		       u32 cpu)
+static u32 sbm_descent(const struct sched_topology *t, struct task *p, enum sbm_type type, u32 cpu)
 {
 	struct sched_domain *sd = sbm_sd(t, cpu, type, sbm_top_level(t, cpu, type));
+	int sd_flag = type == SBM_FORK_TYPE ? SD_BALANCE_FORK : SD_BALANCE_EXEC;
 	u32 new_cpu = cpu;
 
 	while (sd) {
 		struct sched_group *sg = find_idlest_group(sd, p, cpu, (int)sd->forkexec_idx);
 		int idlest = sg ? find_idlest_cpu(sg, p, cpu) : -1;
 
+		count_balance_step(sd, sd_flag, idlest >= 0 && (u32)idlest != cpu);
 		if (idlest >= 0)
 			new_cpu = cpu = (u32)idlest;
 		sd = sbm_below(t, cpu, type, sd->level);
@@ -548,9 +547,8 @@ static u32 first_usable(const struct sched_topology *t, const struct task *p,
 /*
  * cpu if p may run there and t has it; otherwise the nearest such CPU: the
  * first in cpu's smallest domain holding one, else the first anywhere,
- * else (nothing online allowed) any allowed CPU. Linux returns such a CPU
- * as it is and lets select_fallback_rq() repair it; this answer is the
- * one that would give, within a node, without leaving the scheduler.
+ * else (nothing online allowed) any allowed CPU. Linux returns the bad CPU
+ * and lets the core's select_fallback_rq() pick one (same node first).
  */
 static u32 allowed_or_nearest(const struct sched_topology *t, const struct task *p, u32 cpu)
 {
@@ -579,7 +577,7 @@ u32 select_task_rq_fair(struct task *p, int sd_flag, int wake_flags)
 	bool sync = wake_flags & WF_SYNC;
 	struct sched_topology *t;
 
-	/* Nowhere else to go: 3.8 returns prev here; prev is that CPU unless the mask just changed. */
+	/* Nowhere else to go. 3.8 returns prev: the same CPU unless the mask just changed. */
 	if (p->nr_cpus_allowed == 1) {
 		cpu = cpumask_first(&p->cpus_allowed);
 		return cpu_has_rq(cpu) ? cpu : task_cpu(p);

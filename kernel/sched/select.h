@@ -68,14 +68,4 @@ struct sched_group *find_idlest_group(struct sched_domain *sd, struct task *p, u
 /* The least loaded CPU of sg that p may use (this_cpu on a tie), or -1. */
 int find_idlest_cpu(const struct sched_group *sg, struct task *p, u32 this_cpu);
 
-/*
- * schedstat's per-domain ttwu_move_affine (the domain has no counters of
- * its own): affine wake-ups that wake_affine granted on cpu's domain at
- * level, since boot or the last reset. Levels past SELECT_STAT_LEVELS - 1
- * share the last slot.
- */
-#define SELECT_STAT_LEVELS 16
-u64 sched_select_ttwu_move_affine(u32 cpu, int level);
-void sched_select_reset_stats(void);
-
 #endif

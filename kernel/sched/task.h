@@ -129,6 +129,9 @@ void task_yield(void);
 /* Sleeps at least ns nanoseconds (timer-tick granularity). */
 void sched_sleep_ns(u64 ns);
 
+/* The CPU time t has had, up to now (its running stretch included), in ns. */
+u64 task_sched_runtime(struct task *t);
+
 /* Sets t's nice value (clamped to -20..19) and reweights it. */
 void set_task_nice(struct task *t, int nice);
 

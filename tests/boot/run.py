@@ -40,6 +40,7 @@ class BootTest:
     use_built_iso: bool = False  # boot build/fulcrum.iso exactly as `make` made it
     stop_marker: str = None  # without qemu_exit: stop QEMU once this text appears
     screen: bool = False  # read the VGA text screen through the QEMU monitor before stopping
+    icount: bool = False  # deterministic guest time (TCG -icount): for tests that measure CPU shares
     timeout: float = 120
 
 
@@ -329,9 +330,15 @@ TESTS = [
     BootTest("cmdline-help", "cmdline_help lists the registered options",
              cmdline="cmdline_help",
              checks=[has("loglevel=7", "qemu_exit=", "selftest=none", "ktest=")]),
+    # CPU-share tests need guest time without the host's scheduling noise: icount.
     BootTest("ktest-all", "every in-kernel test passes",
-             cmdline="ktest=all",
+             cmdline="ktest=all", icount=True,
              checks=[matches(r"KTEST summary: [1-9]\d* passed, 0 failed"), lacks("FAIL")]),
+    BootTest("ktest-all-2s16", "every in-kernel test passes on 16 CPUs (scheduler and live topology rebuilds)",
+             preset="2s16", cmdline="ktest=all", icount=True,
+             checks=[matches(r"KTEST summary: [1-9]\d* passed, 0 failed"), lacks("FAIL"),
+                     has("KTEST sched_spread: 16 spinners on 16 CPUs",
+                         "KTEST sched_topology_live_rebuild: 40 rebuilds, 15 readers, 0 torn reads")]),
     fault_test("oops", "BUG: unable to handle kernel NULL pointer dereference at 0000000000000040",
                "selftest_null_deref", "selftest_oops",
                [has("#PF: supervisor read access in kernel mode", "#PF: error_code(0x0000) - not-present page",
@@ -406,7 +413,8 @@ def boot(test, build, ctx=None):
         if os.path.exists(sock):
             os.unlink(sock)
         extra = ["-monitor", f"unix:{sock},server,nowait"]
-    run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib, extra=extra)
+    run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib,
+                 icount=test.icount, extra=extra)
     argv = run.argv()
     if sock:  # the runner's own "-monitor none" would win otherwise
         i = argv.index("none", argv.index("-monitor"))
@@ -493,6 +501,9 @@ def main():
     runnable = []
     for t in tests:
         why = qm.unavailable(qm.PRESETS[t.preset], version, accel)
+        if not why and t.icount and accel == "tcg" and \
+                not qm.icount_supported(version, qm.PRESETS[t.preset].cpus):
+            why = "-icount with several CPUs needs QEMU 8.1 or later"
         if why:
             skipped += 1
             print(f"SKIP boot/{t.name}: preset {t.preset}: {why}")

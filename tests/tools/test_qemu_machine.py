@@ -237,5 +237,21 @@ class QemuRunList(unittest.TestCase):
             self.assertRegex(out, rf"(?m)^  {re.escape(name)} ")
 
 
+
+class Icount(unittest.TestCase):
+    def test_icount_needs_new_qemu_for_several_cpus(self):
+        self.assertTrue(qm.icount_supported((7, 2, 0), 1))
+        self.assertFalse(qm.icount_supported((7, 2, 0), 8))
+        self.assertTrue(qm.icount_supported((8, 1, 0), 8))
+
+    def test_icount_arguments_under_tcg_only(self):
+        with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
+            s = " ".join(qm.Run(qm.PRESETS["2s"], "x.iso", icount=True).argv())
+        self.assertIn("-accel tcg,thread=single", s)
+        self.assertIn("-icount " + qm.ICOUNT, s)
+        with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
+            s = " ".join(qm.Run(qm.PRESETS["2s"], "x.iso").argv())
+        self.assertNotIn("-icount", s)
+
 if __name__ == "__main__":
     unittest.main()

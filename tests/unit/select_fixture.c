@@ -12,7 +12,7 @@
 #include "sched/load.h"
 #include "topo_machines.h"
 
-#define FX_RAM (64UL << 20)
+#define FX_RAM	     (64UL << 20)
 #define FX_MAX_TASKS 64
 
 static struct machine *fx_m;
@@ -53,7 +53,6 @@ void fx_start_machine(u32 packages, u32 cores, u32 threads, u8 distance)
 	fake_cpu_id = 0;
 	sched_select = "stock";
 	sched_idle_sibling = "3.8.13";
-	sched_select_reset_stats();
 }
 
 void fx_start(void)
@@ -120,6 +119,20 @@ void fx_load(u32 cpu, u32 nr, unsigned long weight, unsigned long curr_weight)
 void fx_busy(u32 cpu, u32 nr)
 {
 	fx_load(cpu, nr, nr * NICE_0_LOAD, NICE_0_LOAD);
+}
+
+void fx_busy_all(u32 nr)
+{
+	for (u32 cpu = 0; cpu < fx_m->nr_cpus; cpu++)
+		fx_busy(cpu, nr);
+}
+
+struct sched_domain *fx_affine_sd(u32 cpu, u32 prev)
+{
+	struct sched_domain *sd = sbm_affine_sd(fx_topo(), cpu, prev);
+
+	ck_assert_ptr_nonnull(sd);
+	return sd;
 }
 
 struct task *fx_task(u32 prev, int nice)

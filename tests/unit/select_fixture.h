@@ -13,17 +13,17 @@
 
 /* The default machine: 2 sockets x 2 cores x 2 threads, a node per socket. */
 #define FX_PACKAGES 2
-#define FX_CORES 2
-#define FX_THREADS 2
-#define FX_NR_CPUS (FX_PACKAGES * FX_CORES * FX_THREADS)
-#define FX_NEAR 21 /* SLIT distance between the nodes: within RECLAIM_DISTANCE */
-#define FX_FAR 40  /* beyond it: no wake-affine or fork/exec domain spans both */
+#define FX_CORES    2
+#define FX_THREADS  2
+#define FX_NR_CPUS  (FX_PACKAGES * FX_CORES * FX_THREADS)
+#define FX_NEAR	    21 /* SLIT distance between the nodes: within RECLAIM_DISTANCE */
+#define FX_FAR	    40 /* beyond it: no wake-affine or fork/exec domain spans both */
 
 /*
  * Fake RAM and heap, runqueues for packages x cores x threads CPUs (a node
  * per package, SLIT `distance` between nodes) and the topology published
  * for them; every CPU idle, CPU 0 "running", placement options at their
- * defaults, stats reset. fx_stop() undoes it.
+ * defaults. fx_stop() undoes it.
  */
 void fx_start_machine(u32 packages, u32 cores, u32 threads, u8 distance);
 void fx_start(void); /* the default machine, FX_NEAR */
@@ -46,6 +46,12 @@ void fx_busy(u32 cpu, u32 nr);
 
 /* cpu busy with nr tasks weighing weight in total; its current task weighs curr_weight. */
 void fx_load(u32 cpu, u32 nr, unsigned long weight, unsigned long curr_weight);
+
+/* Every CPU busy with nr nice-0 tasks. */
+void fx_busy_all(u32 nr);
+
+/* cpu's lowest wake-affine domain holding prev (the balance map's); must exist. */
+struct sched_domain *fx_affine_sd(u32 cpu, u32 prev);
 
 /* A sleeping task of nice `nice` last on prev, allowed everywhere; freed by fx_stop. */
 struct task *fx_task(u32 prev, int nice);

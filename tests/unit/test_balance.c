@@ -371,8 +371,16 @@ START_TEST(test_counters_add_up)
 	for (int round = 0; round < 50; round++) {
 		/* A tick first: cpu_load[] is what the busy and idle indexes read. */
 		fake_clock_ns += SIM_TICK_NS;
-		for (u32 cpu = 0; cpu < 4; cpu++)
+		for (u32 cpu = 0; cpu < 4; cpu++) {
+			/*
+			 * Only the calls below may balance, so that every lb_count is
+			 * accounted: keep the tick's periodic balancing and new-idle
+			 * balancing (fair's hooks) out of this test.
+			 */
+			cpu_rq(cpu)->next_balance = fake_clock_ns + (1ULL << 50); /* wrap-safe "never" */
+			cpu_rq(cpu)->avg_idle = 0;
 			sim_tick(cpu);
+		}
 		for (u32 cpu = 0; cpu < 4; cpu++) {
 			struct sched_domain *sd;
 

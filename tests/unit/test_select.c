@@ -21,11 +21,11 @@
 #include "topo_machines.h"
 #include "unit.h"
 
-#define WAKE SD_BALANCE_WAKE
-#define FORK SD_BALANCE_FORK
-#define EXEC SD_BALANCE_EXEC
+#define WAKE  SD_BALANCE_WAKE
+#define FORK  SD_BALANCE_FORK
+#define EXEC  SD_BALANCE_EXEC
 #define STOCK SCHED_SELECT_STOCK
-#define SBM SCHED_SELECT_SBM
+#define SBM   SCHED_SELECT_SBM
 
 /*
  * Non-sync wake-up onto a CPU running one nice-0 task, for a nice-0 wakee:
@@ -38,20 +38,6 @@
 #define RANDOM_ROUNDS 4000
 
 static const enum sched_select_variant variants[] = { STOCK, SBM };
-
-static struct sched_domain *affine_sd(u32 cpu, u32 prev)
-{
-	struct sched_domain *sd = sbm_affine_sd(fx_topo(), cpu, prev);
-
-	ck_assert_ptr_nonnull(sd);
-	return sd;
-}
-
-static void busy_all(u32 nr)
-{
-	for (u32 cpu = 0; cpu < FX_NR_CPUS; cpu++)
-		fx_busy(cpu, nr);
-}
 
 /* Places p in both variants; both must give want. */
 static void expect_both(struct task *p, u32 this_cpu, int sd_flag, int wake_flags, u32 want)
@@ -68,13 +54,13 @@ START_TEST(test_sync_wake_from_lone_waker_is_affine)
 {
 	struct task *p = fx_task(4, 0);
 
-	busy_all(1);
+	fx_busy_all(1);
 	/* CPU 0 runs only the waker: L_this' = 1024 - 1024 = 0, balanced. */
-	ck_assert(wake_affine(affine_sd(0, 4), p, 0, true));
+	ck_assert(wake_affine(fx_affine_sd(0, 4), p, 0, true));
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine_attempts, 0); /* 3.8: sync early return */
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine, 0);
 	/* The same loads without sync: 100 * 2048 > 112 * 1024, and 2048 > 1024 per task. */
-	ck_assert(!wake_affine(affine_sd(0, 4), p, 0, false));
+	ck_assert(!wake_affine(fx_affine_sd(0, 4), p, 0, false));
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine_attempts, 1);
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine, 0);
 
@@ -91,25 +77,25 @@ START_TEST(test_non_sync_wake_onto_busy_cpu_needs_two_on_prev)
 {
 	struct task *p = fx_task(4, 0), *q = fx_task(1, 0);
 
-	busy_all(1);
-	ck_assert(!wake_affine(affine_sd(0, 4), p, 0, false));
+	fx_busy_all(1);
+	ck_assert(!wake_affine(fx_affine_sd(0, 4), p, 0, false));
 	fx_busy(4, 2);
-	ck_assert(wake_affine(affine_sd(0, 4), p, 0, false));
+	ck_assert(wake_affine(fx_affine_sd(0, 4), p, 0, false));
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine, 1);
-	ck_assert_uint_eq(sched_select_ttwu_move_affine(0, SD_LV_NUMA), 1);
+	ck_assert_uint_eq(fx_affine_sd(0, 4)->stats.ttwu_move_affine, 1);
 	expect_both(p, 0, WAKE, 0, 0);
 
 	/* The boundary at the NUMA level (imbalance_pct 125), then at SMT (110). */
 	fx_load(4, 2, AFFINE_MIN_PREV_LOAD_MC - 1, NICE_0_LOAD);
-	ck_assert(!wake_affine(affine_sd(0, 4), p, 0, false));
+	ck_assert(!wake_affine(fx_affine_sd(0, 4), p, 0, false));
 	fx_load(4, 2, AFFINE_MIN_PREV_LOAD_MC, NICE_0_LOAD);
-	ck_assert(wake_affine(affine_sd(0, 4), p, 0, false));
+	ck_assert(wake_affine(fx_affine_sd(0, 4), p, 0, false));
 	fx_load(1, 2, AFFINE_MIN_PREV_LOAD_SMT - 1, NICE_0_LOAD);
-	ck_assert_int_eq(affine_sd(0, 1)->level, SD_LV_SMT);
-	ck_assert(!wake_affine(affine_sd(0, 1), q, 0, false));
+	ck_assert_int_eq(fx_affine_sd(0, 1)->level, SD_LV_SMT);
+	ck_assert(!wake_affine(fx_affine_sd(0, 1), q, 0, false));
 	fx_load(1, 2, AFFINE_MIN_PREV_LOAD_SMT, NICE_0_LOAD);
-	ck_assert(wake_affine(affine_sd(0, 1), q, 0, false));
-	ck_assert_uint_eq(sched_select_ttwu_move_affine(0, SD_LV_SMT), 1);
+	ck_assert(wake_affine(fx_affine_sd(0, 1), q, 0, false));
+	ck_assert_uint_eq(fx_affine_sd(0, 1)->stats.ttwu_move_affine, 1);
 }
 END_TEST
 
@@ -125,13 +111,13 @@ START_TEST(test_wake_affine_average_task_rule)
 
 	fx_load(0, 2, NICE_0_LOAD + 15, NICE_0_LOAD);
 	fx_load(4, 1, 100, 100);
-	ck_assert(wake_affine(affine_sd(0, 4), p, 0, true));
+	ck_assert(wake_affine(fx_affine_sd(0, 4), p, 0, true));
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine_attempts, 1);
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine, 1);
 	fx_load(4, 1, 600, 600); /* 15 + 600 > 519 */
-	ck_assert(!wake_affine(affine_sd(0, 4), p, 0, true));
+	ck_assert(!wake_affine(fx_affine_sd(0, 4), p, 0, true));
 	fx_load(4, 1, 10, 10); /* 15 > 10 */
-	ck_assert(!wake_affine(affine_sd(0, 4), p, 0, true));
+	ck_assert(!wake_affine(fx_affine_sd(0, 4), p, 0, true));
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine_attempts, 3);
 }
 END_TEST
@@ -141,7 +127,7 @@ START_TEST(test_idle_waker_cpu_is_affine)
 	struct task *p = fx_task(4, 0);
 
 	fx_busy(4, 1);
-	ck_assert(wake_affine(affine_sd(0, 4), p, 0, false)); /* L_this = 0 */
+	ck_assert(wake_affine(fx_affine_sd(0, 4), p, 0, false)); /* L_this = 0 */
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine, 1);
 	expect_both(p, 0, WAKE, 0, 0);
 }
@@ -236,14 +222,14 @@ START_TEST(test_prev_is_this_cpu_skips_wake_affine)
 {
 	struct task *p = fx_task(0, 0);
 
-	busy_all(1);
+	fx_busy_all(1);
 	fx_idle(1);
 	expect_both(p, 0, WAKE, 0, 1);
 	expect_both(p, 0, WAKE, WF_SYNC, 1);
 	/* A non-sync wake_affine(0 vs 0) would have counted an attempt (and refused). */
 	ck_assert_uint_eq(p->stats.nr_wakeups_affine_attempts, 0);
-	for (int level = 0; level < SELECT_STAT_LEVELS; level++)
-		ck_assert_uint_eq(sched_select_ttwu_move_affine(0, level), 0);
+	for (struct sched_domain *sd = cpu_sd(fx_topo(), 0); sd; sd = sd->parent)
+		ck_assert_uint_eq(sd->stats.ttwu_move_affine, 0);
 }
 END_TEST
 
@@ -271,7 +257,7 @@ START_TEST(test_find_idlest_group_least_loaded)
 	ck_assert_ptr_nonnull(sg);
 	ck_assert_uint_eq(cpumask_first(&sg->cpus), 4);
 	ck_assert_int_eq(find_idlest_cpu(sg, p, 0), 5);
-	/* Fork: [4 5], CPU 5; at SMT 5 is 100% lighter than 4, so it stays. */
+	/* Fork: [4 5], CPU 5; at SMT the idle 5 is lighter than 4, so it stays. */
 	expect_both(p, 0, FORK, 0, 5);
 
 	/* Groups p may not use are not candidates, however idle. */
@@ -315,11 +301,26 @@ START_TEST(test_fork_spreads_to_other_socket)
 	struct task *p = fx_task(0, 0);
 
 	fx_busy(0, 1);
-	expect_both(p, 0, FORK, 0, 7);
+	for (size_t v = 0; v < 2; v++) {
+		struct sched_topology *t;
+
+		fx_rebuild(NULL); /* counters start at 0 in each generation */
+		t = fx_topo();
+		ck_assert_uint_eq(fx_place(variants[v], p, 0, FORK, 0), 7);
+		/* One pushing step per level, each on the domain of the CPU it started from. */
+		ck_assert_uint_eq(domain_at(t, 0, SD_LV_NUMA)->stats.sbf_pushed, 1);
+		ck_assert_uint_eq(domain_at(t, 4, SD_LV_MC)->stats.sbf_pushed, 1);
+		ck_assert_uint_eq(domain_at(t, 6, SD_LV_SMT)->stats.sbf_pushed, 1);
+		ck_assert_uint_eq(domain_at(t, 0, SD_LV_NUMA)->stats.sbf_count, 1);
+		ck_assert_uint_eq(domain_at(t, 0, SD_LV_NUMA)->stats.sbe_count, 0);
+	}
 	expect_both(p, 0, EXEC, 0, 7);
+	ck_assert_uint_eq(domain_at(fx_topo(), 0, SD_LV_NUMA)->stats.sbe_pushed, 2);
 	/* Both sockets equally loaded: stay local, the other core, its far thread. */
 	fx_busy(4, 1);
 	expect_both(p, 0, FORK, 0, 3);
+	ck_assert_uint_eq(domain_at(fx_topo(), 0, SD_LV_NUMA)->stats.sbf_balanced, 2);
+	ck_assert_uint_eq(domain_at(fx_topo(), 0, SD_LV_MC)->stats.sbf_pushed, 2);
 }
 END_TEST
 
@@ -327,7 +328,7 @@ START_TEST(test_affinity_respected)
 {
 	struct task *p = fx_task(5, 0), *q = fx_task(4, 0);
 
-	busy_all(1);
+	fx_busy_all(1);
 	fx_allow(p, 1u << 5);
 	for (int flag = 0; flag < 3; flag++)
 		expect_both(p, 0, (int[]){ WAKE, FORK, EXEC }[flag], WF_SYNC, 5);
@@ -392,8 +393,9 @@ static u32 compare_variants(u64 seed)
 		affine = cpumask_test_cpu(this_cpu, &p->cpus_allowed) &&
 			 sbm_affine_sd(fx_topo(), this_cpu, prev);
 		if (flag != WAKE || affine) {
-			ck_assert_msg(stock == sbm, "seed %llu round %u: flag %d CPU%u prev %u: %u vs %u",
-				      (unsigned long long)seed, round, flag, this_cpu, prev, stock, sbm);
+			ck_assert_msg(
+				stock == sbm, "seed %llu round %u: flag %d CPU%u prev %u: %u vs %u",
+				(unsigned long long)seed, round, flag, this_cpu, prev, stock, sbm);
 		} else if (stock != sbm) {
 			differ++;
 			/* stock did not search: prev (if p may still use it)... */
@@ -441,7 +443,7 @@ START_TEST(test_variants_differ_without_affine_domain)
 	fx_stop();
 	fx_start_machine(FX_PACKAGES, FX_CORES, FX_THREADS, FX_FAR);
 	p = fx_task(4, 0);
-	busy_all(1);
+	fx_busy_all(1);
 	fx_idle(5);
 	ck_assert_ptr_null(sbm_affine_sd(fx_topo(), 0, 4));
 	ck_assert_uint_eq(fx_place(STOCK, p, 0, WAKE, WF_SYNC), 4);
@@ -457,7 +459,7 @@ START_TEST(test_variants_differ_when_waker_cpu_not_allowed)
 {
 	struct task *p = fx_task(4, 0);
 
-	busy_all(1);
+	fx_busy_all(1);
 	fx_idle(6);
 	fx_idle(7);
 	fx_allow(p, 0xf0);
@@ -480,7 +482,7 @@ START_TEST(test_rebuild_between_placements)
 	struct task *p = fx_task(4, 0);
 	u64 gen = fx_topo()->gen;
 
-	busy_all(1);
+	fx_busy_all(1);
 	expect_both(p, 0, WAKE, WF_SYNC, 0);
 	machine_set_nodes(fx_machine(), FX_PACKAGES, FX_FAR);
 	fx_rebuild(NULL);
@@ -524,7 +526,7 @@ START_TEST(test_null_map_entries_do_not_crash)
 	ck_assert_ptr_null(sbm_affine_sd(t, 4, 0));
 	ck_assert_ptr_null(sd_llc(t, 4));
 	ck_assert_int_eq(sbm_top_level(t, 4, SBM_FORK_TYPE), -1);
-	busy_all(1);
+	fx_busy_all(1);
 	expect_both(p, 4, WAKE, WF_SYNC, 0);
 	expect_both(q, 0, WAKE, WF_SYNC, 4);
 	expect_both(q, 4, WAKE, WF_SYNC, 4);

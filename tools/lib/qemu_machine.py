@@ -421,6 +421,15 @@ def apic_mode_line(p):
     return "apic: x2APIC mode" if p.x2apic else "apic: xAPIC mode"
 
 
+# 2^3 ns of guest time per instruction; sleep=off: halted CPUs skip ahead to the next timer.
+ICOUNT = "shift=3,sleep=off"
+
+
+def icount_supported(version, cpus):
+    """QEMU before 8.1 livelocks with -icount and more than one CPU."""
+    return cpus == 1 or (version is not None and version >= (8, 1, 0))
+
+
 @dataclass
 class Run:
     """One QEMU invocation."""
@@ -430,6 +439,9 @@ class Run:
     memory_mib: int = 0  # 0: the preset's
     gdb: bool = False
     interactive: bool = False  # serial and monitor on the terminal (Ctrl-A X quits)
+    # Deterministic time under TCG: one TCG thread, guest time from instructions
+    # executed (see ARCHITECTURE.md, Measuring); no effect under KVM.
+    icount: bool = False
     extra: list = field(default_factory=list)
 
     def argv(self):
@@ -437,11 +449,16 @@ class Run:
         accel = choose_accel(self.accel)
         if self.memory_mib:
             p = dataclasses.replace(p, memory_mib=self.memory_mib)
-        args = [QEMU, "-machine", "q35", "-accel", accel,
+        accel_arg = accel
+        if self.icount and accel == "tcg":
+            accel_arg = "tcg,thread=single"
+        args = [QEMU, "-machine", "q35", "-accel", accel_arg,
                 "-cpu", cpu_option(p, accel),
                 "-smp", f"{p.cpus},sockets={p.sockets},cores={p.cores},threads={p.threads}",
                 "-m", f"{p.memory_mib}M"]
         args += numa_args(p)
+        if self.icount and accel == "tcg":
+            args += ["-icount", ICOUNT]
         args += ["-cdrom", self.iso, "-boot", "d", "-nic", "none", "-no-reboot",
                  "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
         if self.interactive:
