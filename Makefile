@@ -80,6 +80,10 @@ clean: ## remove build outputs
 deps: ## install missing Debian packages (needs root) or say what to install
 	@tools/install-deps
 
+# $(call write-if-changed,FILE,TEXT): FILE holds TEXT and is rewritten only when
+# TEXT changes, so targets depending on FILE rebuild when flags or options change.
+write-if-changed = @mkdir -p $(dir $1); echo '$2' | cmp -s - $1 || echo '$2' > $1
+
 # ---------------------------------------------------------------- kernel
 
 BOOT_ASM := boot/multiboot2.asm boot/entry.asm
@@ -171,8 +175,7 @@ LDFLAGS := -nostdlib -n -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-seg
 
 # Objects depend on the flags they were built with: changing a flag rebuilds.
 $(BUILD)/kflags.txt: FORCE
-	@mkdir -p $(@D)
-	@echo '$(CC) $(KCFLAGS) $(NASMFLAGS)' | cmp -s - $@ || echo '$(CC) $(KCFLAGS) $(NASMFLAGS)' > $@
+	$(call write-if-changed,$@,$(CC) $(KCFLAGS) $(NASMFLAGS))
 
 $(BUILD)/%.o: %.c $(BUILD)/kflags.txt
 	@mkdir -p $(@D)
@@ -212,8 +215,7 @@ $(BUILD)/fulcrum.elf: $(KOBJ) $(BUILD)/ksyms-table.o boot/linker.ld
 
 # The ISO is rebuilt when the kernel or the command line changes.
 $(BUILD)/cmdline.txt: FORCE
-	@mkdir -p $(@D)
-	@echo '$(CMDLINE)' | cmp -s - $@ || echo '$(CMDLINE)' > $@
+	$(call write-if-changed,$@,$(CMDLINE))
 
 $(BUILD)/fulcrum.iso: $(BUILD)/fulcrum.elf $(BUILD)/cmdline.txt boot/grub.cfg tools/mkiso
 	$(say) ISO $@
@@ -271,8 +273,7 @@ UNIT_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,unde
 UNIT_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 $(BUILD)/unit/cflags.txt: FORCE
-	@mkdir -p $(@D)
-	@echo '$(HOSTCC) $(UNIT_CFLAGS)' | cmp -s - $@ || echo '$(HOSTCC) $(UNIT_CFLAGS)' > $@
+	$(call write-if-changed,$@,$(HOSTCC) $(UNIT_CFLAGS))
 
 $(BUILD)/unit/%.o: %.c $(BUILD)/unit/cflags.txt
 	@mkdir -p $(@D)
@@ -314,8 +315,7 @@ FUZZ_CFLAGS := -std=gnu11 -O1 -g -fsanitize=fuzzer,address,undefined \
 	-Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itests/unit/fake -MMD -MP
 
 $(BUILD)/fuzz/cflags.txt: FORCE
-	@mkdir -p $(@D)
-	@echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' | cmp -s - $@ || echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' > $@
+	$(call write-if-changed,$@,$(FUZZ_CC) $(FUZZ_CFLAGS))
 
 $(BUILD)/fuzz/%.o: %.c $(BUILD)/fuzz/cflags.txt
 	@mkdir -p $(@D)
