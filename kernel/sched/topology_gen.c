@@ -169,6 +169,7 @@ static void try_reclaim(void)
 
 int sched_topology_rebuild(const struct machine *m, const struct cpumask *online)
 {
+	unsigned long flags;
 	struct sched_topology *t, *old;
 	int err = sched_topology_build(m, online, &t);
 
@@ -177,7 +178,7 @@ int sched_topology_rebuild(const struct machine *m, const struct cpumask *online
 		       (unsigned long long)__atomic_load_n(&published_gen, __ATOMIC_RELAXED));
 		return err;
 	}
-	spin_lock(&gen_lock);
+	flags = spin_lock_irqsave(&gen_lock); /* irqs off: never preempted holding it */
 	old = published;
 	t->gen = published_gen + 1;
 	if (sched_debug_enabled) /* before anyone else can see, let alone retire, it */
@@ -199,7 +200,7 @@ int sched_topology_rebuild(const struct machine *m, const struct cpumask *online
 		__atomic_store_n(&nr_retired, nr_retired + 1, __ATOMIC_RELAXED);
 	}
 	reclaim_locked();
-	spin_unlock(&gen_lock);
+	spin_unlock_irqrestore(&gen_lock, flags);
 	return 0;
 }
 
