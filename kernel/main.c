@@ -21,6 +21,7 @@
 #include "panic.h"
 #include "printk.h"
 #include "sched/sched.h"
+#include "sched/stats.h"
 #include "sched/stop.h"
 #include "sched/topology.h"
 
@@ -28,6 +29,10 @@
 #define LOW_MEMORY_END 0x100000 /* real-mode IVT, BIOS data, EBDA, option ROMs */
 
 static struct memmap memmap;
+
+static bool print_schedstat;
+BOOT_OPTION_BOOL(schedstat, "schedstat", &print_schedstat,
+		 "print the scheduler statistics (/proc/schedstat version 15 format) when the run ends");
 
 static bool cmdline_help;
 BOOT_OPTION_BOOL(cmdline_help, "cmdline_help", &cmdline_help,
@@ -113,6 +118,8 @@ static void kernel_init(void *arg)
 
 	pr_info("fulcrum: ready in %llu.%06llu s\n", (unsigned long long)(ns / 1000000000),
 		(unsigned long long)(ns % 1000000000 / 1000));
+	if (print_schedstat)
+		schedstat_print();
 	machine_finish(failed ? EXIT_FAIL : EXIT_PASS);
 }
 
