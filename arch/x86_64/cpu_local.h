@@ -20,7 +20,6 @@ struct cpu_local {
 	u8 *ist_stack[IST_COUNT];   /* each IST_STACK_SIZE bytes */
 	u8 *kernel_stack;	    /* KERNEL_STACK_SIZE bytes; the boot stack on CPU 0 */
 	u64 timer_ticks;
-	u64 nmi_count;
 	volatile bool online;
 };
 

@@ -5,7 +5,6 @@
  */
 #include <arch/cpu.h>
 
-#include "cpu_local.h"
 #include "irq.h"
 #include "oops.h"
 #include "panic.h"
@@ -21,7 +20,6 @@ unsigned int nmi_stopped_cpus(void)
 void trap_dispatch(struct trap_frame *f)
 {
 	if (f->vector == X86_NMI) {
-		this_cpu_local()->nmi_count++;
 		if (machine_stopping()) {
 			/* Another CPU is reporting a fatal error: stand down for good. */
 			__atomic_add_fetch(&cpus_stopped, 1, __ATOMIC_RELEASE);

@@ -281,16 +281,23 @@ static bool try_to_wake_up(struct task *p, int wake_flags)
 
 	if (p->state == TASK_RUNNING || p->state == TASK_DEAD)
 		goto out;
-	/* Still on its queue (between setting its state and schedule()): just mark it running. */
-	rq = task_rq(p);
-	spin_lock(&rq->lock);
-	if (p->on_rq) {
-		p->state = TASK_RUNNING;
+	/*
+	 * Still on its queue (between setting its state and schedule()): just
+	 * mark it running, under its rq lock so schedule() sees it. The common
+	 * case, a task already off its queue, takes no lock here: on_rq drops
+	 * to 0 only under the rq lock and never rises while we hold pi_lock.
+	 */
+	if (__atomic_load_n(&p->on_rq, __ATOMIC_ACQUIRE)) {
+		rq = task_rq(p);
+		spin_lock(&rq->lock);
+		if (p->on_rq) {
+			p->state = TASK_RUNNING;
+			spin_unlock(&rq->lock);
+			woken = true;
+			goto out;
+		}
 		spin_unlock(&rq->lock);
-		woken = true;
-		goto out;
 	}
-	spin_unlock(&rq->lock);
 	/* Off its queue but maybe still switching out on its old CPU: wait for that. */
 	while (__atomic_load_n(&p->on_cpu, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
@@ -360,7 +367,6 @@ static void task_init(struct task *t, const char *name, int nice)
 	t->pi_lock = (struct spinlock)SPINLOCK_INIT;
 	RB_CLEAR_NODE(&t->se.run_node);
 	list_init(&t->se.group_node);
-	list_init(&t->wait_entry);
 	cpumask_clear(&t->cpus_allowed);
 	for (u32 c = 0; c < nr_rqs; c++)
 		cpumask_set_cpu(c, &t->cpus_allowed);

@@ -156,7 +156,7 @@ static void update_curr(struct cfs_rq *cfs_rq)
 	if ((s64)delta <= 0)
 		return;
 	curr->sum_exec_runtime += delta;
-	cfs_rq->exec_clock += delta;
+	rq_of(cfs_rq)->stats.rq_cpu_time += delta; /* schedstat: time tasks ran here */
 	curr->vruntime += calc_delta_fair(delta, curr);
 	update_min_vruntime(cfs_rq);
 	curr->exec_start = now;
@@ -258,7 +258,6 @@ static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
 		return;
 	}
 	enqueue_entity(&rq->cfs, &p->se, flags);
-	rq->cfs.h_nr_running++;
 	if (sched_feat(SCHED_VERIFY))
 		fair_verify(rq);
 }
@@ -270,7 +269,6 @@ static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 		return;
 	}
 	dequeue_entity(&rq->cfs, &p->se, flags);
-	rq->cfs.h_nr_running--;
 	if (sched_feat(SCHED_VERIFY))
 		fair_verify(rq);
 }

@@ -49,11 +49,9 @@
 struct cfs_rq {
 	struct load_weight load;
 	u32 nr_running;
-	u32 h_nr_running;
 	u64 min_vruntime;
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr, *next, *last, *skip;
-	u64 exec_clock;
 };
 
 /* schedstat per-CPU counters, in /proc/schedstat version 15 order. */

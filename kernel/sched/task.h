@@ -69,7 +69,6 @@ struct task {
 	int on_rq;			 /* queued on cpu's runqueue (running counts) */
 	volatile int on_cpu;		 /* running, or its context not yet saved */
 	u32 cpu;			 /* the runqueue it is on, or was last on */
-	u32 wake_cpu;
 	int nice;			 /* -20..19 */
 	u32 policy;			 /* SCHED_* */
 	struct cpumask cpus_allowed;
@@ -86,7 +85,6 @@ struct task {
 	void (*thread_fn)(void *arg);
 	void *thread_arg;
 	int exit_code;
-	struct list_head wait_entry;	 /* reserved for wait queues */
 };
 
 #define TASK_STACK_SIZE 16384

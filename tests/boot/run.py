@@ -341,6 +341,7 @@ TESTS = [
                      matches(r"^(?:\[[^\]]*\] )?cpu15( \d+){9}$"),
                      matches(r"^(?:\[[^\]]*\] )?domain0 [0-9a-f]+( \d+){36}$"),
                      matches(r"^(?:\[[^\]]*\] )?wasted cpu15 \d+$"),
+                     matches(r"^(?:\[[^\]]*\] )?cpu\d+ \d+ 0 \d+ \d+ \d+ \d+ [1-9]\d* "),  # rq_cpu_time accounted
                      has("KTEST sched_spread: 16 spinners on 16 CPUs",
                          "KTEST sched_topology_live_rebuild: 40 rebuilds, 15 readers, 0 torn reads")]),
     fault_test("oops", "BUG: unable to handle kernel NULL pointer dereference at 0000000000000040",
