@@ -37,7 +37,7 @@ endif
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps
+.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps sched-cost
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/fulcrum.iso ## build the kernel ELF and the bootable ISO
 
@@ -53,6 +53,9 @@ run qemu: deps ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
 qemu-gdb: deps ## boot in QEMU, paused until gdb attaches on :1234
 	@$(MAKE) --no-print-directory all
 	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso --gdb -- $(QEMU_OPTS)
+
+sched-cost: all $(BUILD)/bench/select-cost ## select_task_rq and context-switch costs: host build and 2s16 under icount
+	@$(PYTHON) tools/sched-cost --build $(BUILD)
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo \
@@ -141,6 +144,8 @@ KERNEL_C := \
 	kernel/sched/balance_map.c \
 	kernel/sched/topology_ktest.c \
 	kernel/sched/sched_ktest.c \
+	kernel/sched/wake_ktest.c \
+	kernel/sched/cost_bench.c \
 	kernel/sched/core.c \
 	kernel/sched/idle.c \
 	kernel/sched/wait.c \
@@ -151,6 +156,8 @@ KERNEL_C := \
 	kernel/sched/balance_find.c \
 	kernel/sched/stop.c \
 	kernel/sched/stats.c \
+	kernel/sched/verify.c \
+	kernel/sched/cost.c \
 	kernel/sched/select.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c
@@ -261,6 +268,8 @@ UNIT_KERNEL_C := \
 	kernel/sched/balance_find.c \
 	kernel/sched/stop.c \
 	kernel/sched/stats.c \
+	kernel/sched/verify.c \
+	kernel/sched/cost.c \
 	kernel/debug/ksyms.c \
 	arch/x86_64/cpuid_topology.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
@@ -283,6 +292,26 @@ $(BUILD)/unit/%.o: %.c $(BUILD)/unit/cflags.txt
 $(BUILD)/unit/fulcrum-unit: $(UNIT_OBJ)
 	$(say) HOSTLD $@
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $^ $(UNIT_LIBS)
+
+# select-cost: select_task_rq_fair() timed on the host at the kernel's -O2,
+# no sanitizers, against the placement tests' fake machine (tools/sched-cost).
+BENCH_C := tests/bench/select_cost.c tests/unit/select_fixture.c tests/unit/topo_machines.c \
+	$(wildcard tests/unit/fake/*.c) $(filter-out kernel/debug/ksyms.c,$(UNIT_KERNEL_C))
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itests/unit -Itests/unit/fake -MMD -MP \
+	$(shell pkg-config --cflags check 2>/dev/null)
+
+$(BUILD)/bench/cflags.txt: FORCE
+	$(call write-if-changed,$@,$(HOSTCC) $(BENCH_CFLAGS))
+
+$(BUILD)/bench/%.o: %.c $(BUILD)/bench/cflags.txt
+	@mkdir -p $(@D)
+	$(say) HOSTCC $<
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/select-cost: $(patsubst %.c,$(BUILD)/bench/%.o,$(BENCH_C))
+	$(say) HOSTLD $@
+	$(Q)$(HOSTCC) $(BENCH_CFLAGS) -o $@ $^ $(UNIT_LIBS)
 
 # ---------------------------------------------------------------- host tools
 

@@ -8,6 +8,7 @@
 #include <arch/time.h>
 
 #include "cmdline.h"
+#include "debug/selftest.h"
 #include "lib/string.h"
 
 #define KTEST_MAX_SELECTED 32
@@ -33,46 +34,53 @@ static int ktest_select(const char *item, size_t len)
 }
 BOOT_OPTION_LIST(ktest, "ktest", ktest_select, "in-kernel tests to run at boot: names, or all");
 
-static const struct ktest *ktest_find(const char *name)
+static bool ktest_matches(const struct ktest *t, const char *pattern)
 {
-	for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++)
-		if (strcmp(t->name, name) == 0)
-			return t;
-	return NULL;
+	size_t len = strlen(pattern);
+
+	if (len && pattern[len - 1] == '*')
+		return strncmp(t->name, pattern, len - 1) == 0;
+	return strcmp(t->name, pattern) == 0;
 }
 
-static bool ktest_run_one(const struct ktest *t)
+/* 1 passed, 0 skipped, -1 failed */
+static int ktest_run_one(const struct ktest *t)
 {
 	u64 start = arch_clock_ns(), us;
 	int rc = t->run();
 
 	us = (arch_clock_ns() - start) / 1000;
-	pr_info("KTEST %s %s (%llu us)\n", t->name, rc == 0 ? "PASS" : "FAIL",
-		(unsigned long long)us);
-	return rc == 0;
+	pr_info("KTEST %s %s (%llu us)\n", t->name,
+		rc == 0 ? "PASS" : rc == KTEST_SKIP ? "SKIP" : "FAIL", (unsigned long long)us);
+	return rc == 0 ? 1 : rc == KTEST_SKIP ? 0 : -1;
 }
 
 int ktest_run_selected(void)
 {
-	int passed = 0, failed = 0;
+	int counts[3] = { 0 }; /* failed, skipped, passed */
 
+	if (selftest_suite_is("sched") && ktest_select("sched_*", 7))
+		pr_err("KTEST: too many selections\n");
 	if (!select_all && !nr_selected)
 		return 0;
-	if (select_all) {
-		for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++)
-			ktest_run_one(t) ? passed++ : failed++;
-	} else {
-		for (size_t i = 0; i < nr_selected; i++) {
-			const struct ktest *t = ktest_find(selected[i]);
+	for (const struct ktest *t = __start_ktests; t < __stop_ktests; t++) {
+		bool run = select_all;
 
-			if (!t) {
-				pr_err("KTEST %s FAIL (no such test)\n", selected[i]);
-				failed++;
-				continue;
-			}
-			ktest_run_one(t) ? passed++ : failed++;
+		for (size_t i = 0; i < nr_selected && !run; i++)
+			run = ktest_matches(t, selected[i]);
+		if (run)
+			counts[ktest_run_one(t) + 1]++;
+	}
+	for (size_t i = 0; i < nr_selected; i++) {
+		bool found = false;
+
+		for (const struct ktest *t = __start_ktests; t < __stop_ktests && !found; t++)
+			found = ktest_matches(t, selected[i]);
+		if (!found) {
+			pr_err("KTEST %s FAIL (no such test)\n", selected[i]);
+			counts[0]++;
 		}
 	}
-	pr_info("KTEST summary: %d passed, %d failed\n", passed, failed);
-	return failed;
+	pr_info("KTEST summary: %d passed, %d failed, %d skipped\n", counts[2], counts[0], counts[1]);
+	return counts[0];
 }

@@ -11,7 +11,10 @@
 
 struct ktest {
 	const char *name;
-	/* Returns 0 on success; on failure, prints why with ktest_fail(). */
+	/*
+	 * Returns 0 on success, KTEST_SKIP when the machine cannot run it (it
+	 * prints why), or -1 on failure (KTEST_EXPECT prints why).
+	 */
 	int (*run)(void);
 };
 
@@ -19,6 +22,8 @@ struct ktest {
 	static int fn(void);                                                         \
 	static const struct ktest __ktest_##fn __used __section("ktests") __aligned(8) = { \
 		.name = #fn, .run = fn }
+
+#define KTEST_SKIP 1
 
 /* Inside a test: reports a failed expectation and returns -1 from the test. */
 #define KTEST_EXPECT(cond)                                                         \
@@ -30,7 +35,11 @@ struct ktest {
 		}                                                                  \
 	} while (0)
 
-/* Runs the tests named by the ktest= option; returns the number that failed. */
+/*
+ * Runs the tests named by the ktest= option (a name ending in '*' names
+ * every test starting so) and, for `selftest=sched`, every sched_* test;
+ * returns the number that failed.
+ */
 int ktest_run_selected(void);
 
 #endif

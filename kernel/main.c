@@ -20,6 +20,7 @@
 #include "mm/page_alloc.h"
 #include "panic.h"
 #include "printk.h"
+#include "sched/cost_bench.h"
 #include "sched/sched.h"
 #include "sched/stats.h"
 #include "sched/stop.h"
@@ -32,7 +33,7 @@ static struct memmap memmap;
 
 static bool print_schedstat;
 BOOT_OPTION_BOOL(schedstat, "schedstat", &print_schedstat,
-		 "print the scheduler statistics (/proc/schedstat version 15 format) when the run ends");
+		 "print the scheduler statistics (/proc/schedstat version 15 format) and per-task statistics when the run ends");
 
 static bool cmdline_help;
 BOOT_OPTION_BOOL(cmdline_help, "cmdline_help", &cmdline_help,
@@ -116,10 +117,22 @@ static void kernel_init(void *arg)
 	int failed = ktest_run_selected(); /* ktest=...: in-kernel tests */
 	u64 ns = arch_clock_ns();
 
+	sched_cost_run();
 	pr_info("fulcrum: ready in %llu.%06llu s\n", (unsigned long long)(ns / 1000000000),
 		(unsigned long long)(ns % 1000000000 / 1000));
-	if (print_schedstat)
+	if (print_schedstat) {
 		schedstat_print();
+		sched_tasks_print();
+	}
+	if (sched_feat(SCHED_VERIFY)) {
+		u64 checks, violations;
+
+		sched_verify_totals(&checks, &violations);
+		pr_info("sched_verify: %llu checks, %llu violations\n", (unsigned long long)checks,
+			(unsigned long long)violations);
+		if (violations)
+			failed++;
+	}
 	machine_finish(failed ? EXIT_FAIL : EXIT_PASS);
 }
 

@@ -93,6 +93,11 @@ void tsc_init(u64 entry)
 		source);
 }
 
+u64 arch_cycles(void)
+{
+	return rdtsc();
+}
+
 u64 arch_clock_ns(void)
 {
 	if (!ns_mult)

@@ -18,12 +18,12 @@ struct selftest_object {
 };
 
 static const char *const selftest_choices[] = {
-	"none", "oops", "pagefault", "gpf", "ud", "divide", "stackoverflow", "panic", NULL,
+	"none", "oops", "pagefault", "gpf", "ud", "divide", "stackoverflow", "panic", "sched", NULL,
 };
 static const char *selftest = "none";
 BOOT_OPTION_STRING(selftest, "selftest", &selftest, selftest_choices,
 		   "fault on purpose to test the reports: oops (NULL dereference), pagefault, gpf, "
-		   "ud, divide, stackoverflow (double fault), panic");
+		   "ud, divide, stackoverflow (double fault), panic; or sched: run every sched_* in-kernel test");
 
 static struct selftest_object *volatile selftest_null;
 static u64 *volatile selftest_unmapped = (u64 *)0xffffffff7ff00000UL; /* below the kernel image */
@@ -73,9 +73,14 @@ static __noipa int selftest_recurse(int depth)
 	return selftest_recurse(depth + 1) + frame[0];
 }
 
+bool selftest_suite_is(const char *suite)
+{
+	return strcmp(selftest, suite) == 0;
+}
+
 void selftest_run(void)
 {
-	if (strcmp(selftest, "none") == 0)
+	if (strcmp(selftest, "none") == 0 || strcmp(selftest, "sched") == 0)
 		return;
 	pr_info("selftest: %s: faulting on purpose\n", selftest);
 	if (strcmp(selftest, "oops") == 0)

@@ -218,6 +218,8 @@ static void __schedule(void)
 		fair_sched_class.idle_balance(rq); /* about to idle: pull work (may drop the lock) */
 	prev->sched_class->put_prev_task(rq, prev);
 	next = pick_next_task(rq);
+	if (sched_feat(SCHED_VERIFY))
+		sched_verify_pick(rq, prev, next);
 	rq->need_resched = false;
 	if (next == rq->idle)
 		rq->stats.sched_goidle++;
@@ -385,6 +387,16 @@ static void register_task(struct task *t)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
+void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
+{
+	unsigned long flags = spin_lock_irqsave(&tasks_lock);
+	struct list_head *pos;
+
+	list_for_each (pos, &all_tasks)
+		fn(list_entry(pos, struct task, all_tasks), arg);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
 /* First code of every kernel thread: finish the switch that started it, then run. */
 static void kthread_entry(void *arg)
 {
@@ -529,23 +541,36 @@ void set_task_nice(struct task *t, int nice)
 int set_cpus_allowed(struct task *t, const struct cpumask *mask)
 {
 	unsigned long flags;
-	bool any = false;
-	u32 n = 0;
+	u32 n = 0, dest = MAX_CPUS;
+	int err;
 
 	for (u32 c = 0; c < nr_rqs; c++) {
 		if (cpumask_test_cpu(c, mask)) {
 			n++;
-			any |= arch_cpu_online(c);
+			if (dest == MAX_CPUS && arch_cpu_online(c))
+				dest = c;
 		}
 	}
-	if (!any)
+	if (dest == MAX_CPUS)
 		return -EINVAL;
 	flags = spin_lock_irqsave(&t->pi_lock);
+	t->migration_pending = true;
 	t->cpus_allowed = *mask;
 	t->nr_cpus_allowed = n;
 	spin_unlock_irqrestore(&t->pi_lock, flags);
-	/* A queued or running task moves at its next wake-up or by the balancer (migration later). */
-	return 0;
+	if (cpumask_test_cpu(task_cpu(t), mask)) {
+		t->migration_pending = false;
+		return 0;
+	}
+	/*
+	 * Queued or running on a CPU it may no longer use: move it now, as
+	 * Linux's set_cpus_allowed_ptr() does (a running task through its
+	 * CPU's stopper). A sleeping task is placed by its next wake-up, which
+	 * honours the new mask.
+	 */
+	err = migrate_running_task(t, dest);
+	t->migration_pending = false;
+	return err;
 }
 
 /* ---------------------------------------------------------------- sleeping */

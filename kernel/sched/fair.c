@@ -578,6 +578,7 @@ int fair_verify(struct rq *rq)
 	rb = rb_verify_cached(&cfs_rq->tasks_timeline, entity_less);
 	if (rb) {
 		pr_err("sched: cpu%u: CFS timeline: rb_verify error %d\n", rq->cpu, rb);
+		sched_verify_count(false);
 		return -EINVAL; /* walking a broken tree is not safe */
 	}
 	for (struct rb_node *n = rb_first_cached(&cfs_rq->tasks_timeline); n; n = rb_next(n)) {
@@ -615,6 +616,7 @@ int fair_verify(struct rq *rq)
 		verify_shadow[rq->cpu].owner = cfs_rq;
 		verify_shadow[rq->cpu].min_vruntime = cfs_rq->min_vruntime;
 	}
+	sched_verify_count(err == 0);
 	return err;
 }
 

@@ -234,6 +234,19 @@ void fair_update_curr(struct rq *rq);
  */
 int fair_verify(struct rq *rq);
 
+/*
+ * The class-independent checks at every pick (rq lock held): next belongs
+ * to this CPU and may run on it, is queued and runnable and is not running
+ * anywhere else; an idle pick finds nothing queued. Counted with the rest.
+ */
+void sched_verify_pick(struct rq *rq, struct task *prev, struct task *next);
+
+/* Counts one invariant check; ok false counts a violation too. */
+void sched_verify_count(bool ok);
+
+/* Checks made and violations found since boot, over every CPU. */
+void sched_verify_totals(u64 *checks, u64 *violations);
+
 /* Per-CPU load history, updated every tick (Linux 3.8's cpu_load[]). */
 void update_cpu_load(struct rq *rq);
 

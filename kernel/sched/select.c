@@ -64,17 +64,6 @@ static bool cpu_allowed(const struct task *p, u32 cpu)
 	return cpu_has_rq(cpu) && cpumask_test_cpu(cpu, &p->cpus_allowed);
 }
 
-/*
- * cpus_share_cache() for CPUs of the generation only: a CPU outside t's
- * online mask has a zeroed entry (llc_id 0), which would otherwise seem to
- * share CPU 0's cache.
- */
-static bool share_llc(const struct sched_topology *t, u32 a, u32 b)
-{
-	return cpumask_test_cpu(a, &t->online) && cpumask_test_cpu(b, &t->online) &&
-	       cpus_share_cache(t, a, b);
-}
-
 /* ------------------------------------------------------------ statistics */
 
 /*
@@ -243,7 +232,7 @@ static u32 idle_sibling_3_8_13(const struct sched_topology *t, struct task *p, u
 
 	if (cpu_allowed(p, target) && idle_cpu(target))
 		return target;
-	if (prev != target && cpu_allowed(p, prev) && share_llc(t, prev, target) && idle_cpu(prev))
+	if (prev != target && cpu_allowed(p, prev) && cpus_share_cache(t, prev, target) && idle_cpu(prev))
 		return prev;
 	return scan_llc(t, p, target, true);
 }

@@ -6,6 +6,7 @@
  */
 #include "sched/stats.h"
 
+#include <arch/cpu.h>
 #include <arch/smp.h>
 #include <arch/time.h>
 
@@ -118,7 +119,19 @@ int schedstat_mask_hex(char *buf, size_t size, const struct cpumask *m, u32 nbit
 
 typedef unsigned long long ull;
 
-static void print_domain(u32 index, const struct sched_domain *sd, u32 nbits)
+static void __printf(2, 3) out_line(const struct sched_out *out, const char *fmt, ...)
+{
+	char line[SCHEDSTAT_LINE];
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	out->line(out->ctx, line);
+}
+
+static void show_domain(const struct sched_out *out, u32 index, const struct sched_domain *sd,
+			u32 nbits)
 {
 	const struct sched_domain_stats *s = &sd->stats;
 	char line[SCHEDSTAT_LINE], mask[(MAX_CPUS / 32) * 9 + 1];
@@ -140,29 +153,87 @@ static void print_domain(u32 index, const struct sched_domain *sd, u32 nbits)
 			  (ull)s->sbf_count, (ull)s->sbf_balanced, (ull)s->sbf_pushed,
 			  (ull)s->ttwu_wake_remote, (ull)s->ttwu_move_affine,
 			  (ull)s->ttwu_move_balance);
-	pr_info("%s\n", line);
+	out->line(out->ctx, line);
 }
 
-void schedstat_print(void)
+void schedstat_show(const struct sched_out *out)
 {
-	u32 n = sched_nr_cpus(), me = arch_cpu_id();
+	u32 n = sched_nr_cpus(), me;
 	struct sched_topology *t;
+	unsigned long flags;
 
-	pr_info("version 15\n");
-	pr_info("timestamp %llu\n", (ull)(arch_clock_ns() / NSEC_PER_MSEC));
+	out_line(out, "version 15");
+	out_line(out, "timestamp %llu", (ull)(arch_clock_ns() / NSEC_PER_MSEC));
+	flags = arch_irq_save(); /* a topology read section stays on one CPU */
+	me = arch_cpu_id();
 	t = sched_topology_read_begin(me);
 	for (u32 cpu = 0; cpu < n; cpu++) {
 		const struct rq_sched_stats *s = &cpu_rq(cpu)->stats;
 		struct sched_domain *sd;
 		u32 index = 0;
 
-		pr_info("cpu%u %llu 0 %llu %llu %llu %llu %llu %llu %llu\n", cpu, (ull)s->yld_count,
-			(ull)s->sched_count, (ull)s->sched_goidle, (ull)s->ttwu_count,
-			(ull)s->ttwu_local, (ull)s->rq_cpu_time, (ull)s->run_delay, (ull)s->pcount);
+		out_line(out, "cpu%u %llu 0 %llu %llu %llu %llu %llu %llu %llu", cpu,
+			 (ull)s->yld_count, (ull)s->sched_count, (ull)s->sched_goidle,
+			 (ull)s->ttwu_count, (ull)s->ttwu_local, (ull)s->rq_cpu_time,
+			 (ull)s->run_delay, (ull)s->pcount);
 		for_each_domain (t, cpu, sd)
-			print_domain(index++, sd, n);
+			show_domain(out, index++, sd, n);
 	}
 	sched_topology_read_end(me);
+	arch_irq_restore(flags);
 	for (u32 cpu = 0; cpu < n; cpu++)
-		pr_info("wasted cpu%u %llu\n", cpu, (ull)cpu_rq(cpu)->stats.wasted_idle_ns);
+		out_line(out, "wasted cpu%u %llu", cpu, (ull)cpu_rq(cpu)->stats.wasted_idle_ns);
+}
+
+static const char *task_state_name(const struct task *p)
+{
+	switch (p->state) {
+	case TASK_RUNNING:
+		return p->on_cpu ? "running" : "runnable";
+	case TASK_INTERRUPTIBLE:
+		return "sleeping";
+	case TASK_UNINTERRUPTIBLE:
+		return "blocked";
+	case TASK_DEAD:
+		return "dead";
+	default:
+		return "?";
+	}
+}
+
+static void show_task(struct task *p, void *arg)
+{
+	const struct sched_out *out = arg;
+	const struct task_sched_stats *s = &p->stats;
+
+	out_line(out, "%5d %-15s %3u %-8s %4d %14llu %14llu %10llu %10llu %10llu %10llu", p->pid,
+		 p->comm, task_cpu(p), task_state_name(p), p->nice,
+		 (ull)p->se.sum_exec_runtime, (ull)s->run_delay, (ull)s->pcount,
+		 (ull)p->se.nr_migrations, (ull)s->nr_voluntary_switches,
+		 (ull)s->nr_involuntary_switches);
+}
+
+void sched_tasks_show(const struct sched_out *out)
+{
+	out_line(out, "%5s %-15s %3s %-8s %4s %14s %14s %10s %10s %10s %10s", "pid", "name", "cpu",
+		 "state", "nice", "runtime_ns", "wait_ns", "timeslices", "migrations", "voluntary",
+		 "involuntary");
+	sched_for_each_task(show_task, (void *)out);
+}
+
+static void print_line(void *ctx, const char *text)
+{
+	pr_info("%s\n", text);
+}
+
+static const struct sched_out printk_out = { print_line, NULL };
+
+void schedstat_print(void)
+{
+	schedstat_show(&printk_out);
+}
+
+void sched_tasks_print(void)
+{
+	sched_tasks_show(&printk_out);
 }

@@ -17,17 +17,35 @@
  */
 void schedstat_account_wasted(struct rq *rq, u64 now);
 
+/* Where a report goes: line() gets each line, without its newline. */
+struct sched_out {
+	void (*line)(void *ctx, const char *text);
+	void *ctx;
+};
+
 /*
- * Prints /proc/schedstat version 15 through printk: "version 15",
+ * Writes /proc/schedstat version 15 to out: "version 15",
  * "timestamp" (ms, i.e. jiffies at HZ=1000), then per CPU a cpuN line
  * (yld_count, 0, sched_count, sched_goidle, ttwu_count, ttwu_local,
  * rq_cpu_time, run_delay, pcount) followed by a domainN line per domain
  * (span in hex; per idle type CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE the
  * eight lb_ counters; alb_, sbe_, sbf_, ttwu_ counters), and after them one
- * "wasted cpuN <ns>" line per CPU. Any context that may take no locks but
- * printk's.
+ * "wasted cpuN <ns>" line per CPU. Takes no scheduler locks (counters are
+ * read racily, as Linux's are); out->line is called with interrupts off
+ * for the per-CPU part.
  */
+void schedstat_show(const struct sched_out *out);
+
+/* schedstat_show() through printk. */
 void schedstat_print(void);
+
+/*
+ * Per-task statistics, a header line then one line per task: pid, name,
+ * CPU, state, nice, runtime and run_delay (ns), timeslices (times picked),
+ * migrations, voluntary and involuntary switches.
+ */
+void sched_tasks_show(const struct sched_out *out);
+void sched_tasks_print(void);
 
 /*
  * m's first nbits CPUs as Linux's bitmap_scnprintf() writes a mask: hex in

@@ -73,6 +73,7 @@ struct task {
 	u32 policy;			 /* SCHED_* */
 	struct cpumask cpus_allowed;
 	u32 nr_cpus_allowed;
+	volatile bool migration_pending; /* set_cpus_allowed() is moving it off a CPU it may not use */
 	struct spinlock pi_lock;	 /* serialises wake-ups of this task */
 	struct task_sched_stats stats;
 
@@ -129,6 +130,9 @@ void sched_sleep_ns(u64 ns);
 
 /* The CPU time t has had, up to now (its running stretch included), in ns. */
 u64 task_sched_runtime(struct task *t);
+
+/* Calls fn on every task that exists, with the task list locked and interrupts off. */
+void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg);
 
 /* Sets t's nice value (clamped to -20..19) and reweights it. */
 void set_task_nice(struct task *t, int nice);

@@ -296,9 +296,15 @@ static inline struct sched_domain *sd_llc(const struct sched_topology *t, u32 cp
 	return cpu < t->nr_cpus ? t->cpu[cpu].sd_llc : NULL;
 }
 
+/*
+ * Do a and b share a last-level cache in generation t? Only CPUs in t's
+ * online mask have entries; any other CPU shares with none (its zeroed
+ * llc_id would otherwise match CPU 0's).
+ */
 static inline bool cpus_share_cache(const struct sched_topology *t, u32 a, u32 b)
 {
-	if (a >= t->nr_cpus || b >= t->nr_cpus)
+	if (a >= t->nr_cpus || b >= t->nr_cpus || !cpumask_test_cpu(a, &t->online) ||
+	    !cpumask_test_cpu(b, &t->online))
 		return false;
 	return a == b || t->cpu[a].llc_id == t->cpu[b].llc_id;
 }

@@ -5,6 +5,8 @@
  */
 #include "sched/topology.h"
 
+#include <arch/smp.h>
+
 #include "lib/errno.h"
 #include "lib/spinlock.h"
 #include "lib/string.h"
@@ -194,7 +196,15 @@ int sched_topology_rebuild(const struct machine *m, const struct cpumask *online
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (old != &empty_topology) {
 		old->retired_at = t->gen;
+		/*
+		 * Any CPU running the scheduler may hold old, even one left out
+		 * of both generations' domains (a CPU being taken out of
+		 * balancing still wakes tasks): wait for every online CPU.
+		 */
 		cpumask_or(&old->wait_cpus, &old->online, &t->online);
+		for (u32 cpu = 0; cpu < m->nr_cpus; cpu++)
+			if (arch_cpu_online(cpu))
+				cpumask_set_cpu(cpu, &old->wait_cpus);
 		old->retired_next = retired;
 		retired = old;
 		__atomic_store_n(&nr_retired, nr_retired + 1, __ATOMIC_RELAXED);

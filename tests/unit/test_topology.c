@@ -374,6 +374,11 @@ START_TEST(test_partial_online)
 	ck_assert_ptr_null(cpu_sd(t, 5));
 	ck_assert_ptr_null(sbm_affine_sd(t, 5, 0));
 	ck_assert_ptr_null(sbm_affine_sd(t, 0, 5));
+	/* CPU 5's entry is zeroed (llc_id 0, like CPU 0's), yet it shares with none. */
+	ck_assert(cpus_share_cache(t, 4, 4));
+	ck_assert(!cpus_share_cache(t, 5, 0));
+	ck_assert(!cpus_share_cache(t, 0, 5));
+	ck_assert(!cpus_share_cache(t, 5, 5));
 	sched_topology_free(t);
 	free(m);
 }

@@ -5,6 +5,7 @@
  */
 #include "topo_arch.h"
 
+#include <arch/smp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,4 +113,10 @@ void *kzalloc(size_t size)
 void kfree(const void *p)
 {
 	free((void *)p);
+}
+
+/* The tool builds generations but never retires one a CPU could hold. */
+bool arch_cpu_online(unsigned int cpu)
+{
+	return false;
 }

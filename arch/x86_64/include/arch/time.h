@@ -10,4 +10,7 @@ u64 arch_clock_ns(void);
 /* TSC ticks per second once calibrated, else 0. */
 u64 arch_tsc_hz(void);
 
+/* The raw cycle counter (TSC ticks), for measuring short stretches of code. */
+u64 arch_cycles(void);
+
 #endif
