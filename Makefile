@@ -5,7 +5,8 @@
 #
 # Variables: CMDLINE="..." kernel command line; QEMU_OPTS="..." extra QEMU
 # arguments; PRESET=name machine preset (tools/qemu-run --list);
-# CROSS=x86_64-elf- to build with a cross toolchain instead of the host gcc.
+# CROSS=x86_64-elf- to build with a cross toolchain instead of the host gcc;
+# EXTRA=dir/ adds dir's files at the initrd's root (dir/bin/foo -> /bin/foo).
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -39,12 +40,12 @@ endif
 
 .PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps sched-cost
 
-all: $(BUILD)/fulcrum.elf $(BUILD)/fulcrum.iso ## build the kernel ELF and the bootable ISO
+all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the kernel, the initrd and the bootable ISO
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+( [a-z-]+)*:.*## ' Makefile | \
 		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
-	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|4n|asym|x2apic|amd CROSS=x86_64-elf-"
+	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/"
 
 run qemu: deps ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
 	@$(MAKE) --no-print-directory all
@@ -59,12 +60,12 @@ sched-cost: all $(BUILD)/bench/select-cost ## select_task_rq and context-switch 
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo \
-		$(BUILD)/fuzz/fuzz_acpi
+		$(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
 	@$(PYTHON) tests/run-all --build $(BUILD)
 
 unit: deps ## host unit tests only (Check)
-	@$(MAKE) --no-print-directory $(BUILD)/unit/fulcrum-unit
-	@$(BUILD)/unit/fulcrum-unit
+	@$(MAKE) --no-print-directory $(BUILD)/unit/fulcrum-unit $(ELF_SAMPLES)
+	@FULCRUM_BUILD=$(BUILD) $(BUILD)/unit/fulcrum-unit
 
 lint: ## layering check: no asm or arch-private includes under kernel/
 	@tools/check-layering
@@ -73,9 +74,11 @@ boot-test: deps ## QEMU boot tests only
 	@$(MAKE) --no-print-directory all
 	@$(PYTHON) tests/boot/run.py --build $(BUILD)
 
-fuzz: deps $(BUILD)/fuzz/fuzz_acpi ## fuzz the ACPI parsers for FUZZ_TIME seconds (default 60)
-	@mkdir -p $(BUILD)/fuzz/corpus
+fuzz: deps $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) ## fuzz the ACPI, cpio/initrd and ELF parsers, FUZZ_TIME seconds each (default 60)
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-cpio $(BUILD)/fuzz/corpus-elf
 	$(BUILD)/fuzz/fuzz_acpi -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus $(wildcard $(ACPI_CORPUS))
+	$(BUILD)/fuzz/fuzz_cpio -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-cpio $(BUILD)/fuzz/seeds-cpio
+	$(BUILD)/fuzz/fuzz_elf -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-elf $(BUILD)/fuzz/seeds-elf
 
 clean: ## remove build outputs
 	rm -rf $(BUILD)
@@ -90,7 +93,8 @@ write-if-changed = @mkdir -p $(dir $1); echo '$2' | cmp -s - $1 || echo '$2' > $
 # ---------------------------------------------------------------- kernel
 
 BOOT_ASM := boot/multiboot2.asm boot/entry.asm
-ARCH_ASM := arch/x86_64/isr.asm arch/x86_64/trampoline.asm arch/x86_64/switch.asm
+ARCH_ASM := arch/x86_64/isr.asm arch/x86_64/trampoline.asm arch/x86_64/switch.asm \
+	arch/x86_64/user_entry.asm arch/x86_64/uaccess_copy.asm arch/x86_64/user_ktest_prog.asm
 ARCH_C := \
 	arch/x86_64/setup.c \
 	arch/x86_64/serial.c \
@@ -113,7 +117,15 @@ ARCH_C := \
 	arch/x86_64/smp.c \
 	arch/x86_64/cpuid_topology.c \
 	arch/x86_64/cpu_topology.c \
-	arch/x86_64/context.c
+	arch/x86_64/context.c \
+	arch/x86_64/fpu.c \
+	arch/x86_64/signal_frame.c \
+	arch/x86_64/fpu_ktest.c \
+	arch/x86_64/addr_space.c \
+	arch/x86_64/uaccess.c \
+	arch/x86_64/user.c \
+	arch/x86_64/user_ktest.c \
+	arch/x86_64/rtc.c
 KERNEL_C := \
 	kernel/main.c \
 	kernel/printk.c \
@@ -137,6 +149,11 @@ KERNEL_C := \
 	kernel/mm/page_alloc.c \
 	kernel/mm/heap.c \
 	kernel/mm/mm_ktest.c \
+	kernel/mm/vm.c \
+	kernel/mm/vm_area.c \
+	kernel/mm/vm_map.c \
+	kernel/mm/vm_syscalls.c \
+	kernel/mm/vm_ktest.c \
 	kernel/sched/topology.c \
 	kernel/sched/topology_gen.c \
 	kernel/sched/topology_check.c \
@@ -149,6 +166,8 @@ KERNEL_C := \
 	kernel/sched/core.c \
 	kernel/sched/idle.c \
 	kernel/sched/wait.c \
+	kernel/sched/timed_wait.c \
+	kernel/sched/timed_wait_ktest.c \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
@@ -159,6 +178,42 @@ KERNEL_C := \
 	kernel/sched/verify.c \
 	kernel/sched/cost.c \
 	kernel/sched/select.c \
+	kernel/fs/cpio.c \
+	kernel/fs/initrd.c \
+	kernel/fs/file.c \
+	kernel/fs/fdtable.c \
+	kernel/fs/iov_iter.c \
+	kernel/fs/sys_fs.c \
+	kernel/fs/namei.c \
+	kernel/fs/open.c \
+	kernel/fs/initrd_file.c \
+	kernel/fs/devnull.c \
+	kernel/fs/ldisc.c \
+	kernel/fs/console.c \
+	kernel/fs/seqbuf.c \
+	kernel/fs/procfs.c \
+	kernel/fs/proc_builtin.c \
+	kernel/fs/proc_sched.c \
+	kernel/ipc/sleeplock.c \
+	kernel/ipc/pipe.c \
+	kernel/ipc/socket.c \
+	kernel/ipc/sys_socket.c \
+	kernel/ipc/poll.c \
+	kernel/ipc/ipc_ktest.c \
+	kernel/proc/elf.c \
+	kernel/proc/syscall.c \
+	kernel/proc/user_fault.c \
+	kernel/proc/process.c \
+	kernel/proc/fork.c \
+	kernel/proc/exec.c \
+	kernel/proc/exit.c \
+	kernel/proc/init.c \
+	kernel/proc/futex.c \
+	kernel/proc/sys_time.c \
+	kernel/proc/sys_sched.c \
+	kernel/proc/sys_info.c \
+	kernel/proc/signal.c \
+	kernel/proc/signal_syscalls.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c
 
@@ -220,16 +275,108 @@ $(BUILD)/fulcrum.elf: $(KOBJ) $(BUILD)/ksyms-table.o boot/linker.ld
 	$(Q)$(NM) -n -S $@ | $(PYTHON) tools/gen-ksyms --check $(BUILD)/ksyms-table.c
 	@$(CROSS)size $@ | tail -1 | awk '{ printf "  kernel: text %d, data %d, bss %d bytes\n", $$1, $$2, $$3 }'
 
-# The ISO is rebuilt when the kernel or the command line changes.
+# The ISO is rebuilt when the kernel, the initrd or the command line changes.
 $(BUILD)/cmdline.txt: FORCE
 	$(call write-if-changed,$@,$(CMDLINE))
 
-$(BUILD)/fulcrum.iso: $(BUILD)/fulcrum.elf $(BUILD)/cmdline.txt boot/grub.cfg tools/mkiso
+$(BUILD)/fulcrum.iso: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/cmdline.txt boot/grub.cfg tools/mkiso
 	$(say) ISO $@
-	$(Q)tools/mkiso $(BUILD)/fulcrum.elf $@ "$$(cat $(BUILD)/cmdline.txt)"
+	$(Q)tools/mkiso $(BUILD)/fulcrum.elf $@ "$$(cat $(BUILD)/cmdline.txt)" initrd=$(BUILD)/initrd.cpio
 
 .PHONY: FORCE
 FORCE:
+
+# ---------------------------------------------------------------- user programs and the initrd
+
+# user/init.c -> /init, user/<name>.c -> /bin/<name>, user/tests/<name>.c ->
+# /tests/<name>: static musl programs, each linked with the shared sources
+# user/common/*.c and user/lib*.c when there are any (headers: -Iuser
+# -Iuser/common). The initrd is the staging tree build/rootfs/ (the programs,
+# user/rootfs/'s files, then EXTRA=dir/'s files over them) packed as cpio
+# newc; it is rebuilt when a program, a file or a file name under user/rootfs/
+# or EXTRA changes.
+MUSL_CC ?= musl-gcc
+EXTRA ?=
+USER_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -Iuser -Iuser/common
+USER_SHARED_C := $(wildcard user/common/*.c) $(wildcard user/lib*.c)
+USER_SHARED_O := $(patsubst %.c,$(BUILD)/user/obj/%.o,$(USER_SHARED_C))
+# An archive, so each program takes only the shared objects it uses.
+USER_LIB := $(if $(USER_SHARED_C),$(BUILD)/user/libcommon.a)
+USER_PROGS := $(if $(wildcard user/init.c),$(BUILD)/user/init) \
+	$(patsubst user/%.c,$(BUILD)/user/bin/%,$(filter-out user/init.c $(USER_SHARED_C),$(wildcard user/*.c))) \
+	$(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/tests/*.c))
+# Real musl programs for the ELF parser's unit test (tests/unit/test_elf.c).
+ELF_SAMPLES := $(BUILD)/user/elf-sample $(BUILD)/user/elf-sample-pie
+
+.PHONY: musl-check cpio-check
+musl-check:
+	@command -v $(MUSL_CC) >/dev/null 2>&1 || { echo "make: $(MUSL_CC) not found: user programs need the \
+	Debian package musl-tools (as root: apt-get install musl-tools; or make deps)" >&2; exit 1; }
+cpio-check:
+	@command -v cpio >/dev/null 2>&1 || { echo "make: cpio not found: the initrd needs the Debian \
+	package cpio (as root: apt-get install cpio; or make deps)" >&2; exit 1; }
+
+$(BUILD)/user/cflags.txt: FORCE
+	$(call write-if-changed,$@,$(MUSL_CC) $(USER_CFLAGS) shared: $(USER_SHARED_C))
+
+# $(call user-link,OUT,SOURCE): one program from one source plus the shared code.
+user-link = $(MUSL_CC) $(USER_CFLAGS) -MMD -MP -MT $1 -MF $1.d -o $1 $2 $(USER_LIB)
+
+$(BUILD)/user/obj/%.o: %.c $(BUILD)/user/cflags.txt | musl-check
+	@mkdir -p $(@D)
+	$(say) MUSLCC $<
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/user/libcommon.a: $(USER_SHARED_O) $(BUILD)/user/cflags.txt
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $(USER_SHARED_O)
+
+$(BUILD)/user/init: user/init.c $(USER_LIB) $(BUILD)/user/cflags.txt | musl-check
+	@mkdir -p $(@D)
+	$(say) MUSLCC $<
+	$(Q)$(call user-link,$@,$<)
+
+$(BUILD)/user/bin/%: user/%.c $(USER_LIB) $(BUILD)/user/cflags.txt | musl-check
+	@mkdir -p $(@D)
+	$(say) MUSLCC $<
+	$(Q)$(call user-link,$@,$<)
+
+$(BUILD)/user/tests/%: user/tests/%.c $(USER_LIB) $(BUILD)/user/cflags.txt | musl-check
+	@mkdir -p $(@D)
+	$(say) MUSLCC $<
+	$(Q)$(call user-link,$@,$<)
+
+$(BUILD)/user/elf-sample: tests/unit/data/elf_sample.c $(BUILD)/user/cflags.txt | musl-check
+	@mkdir -p $(@D)
+	$(say) MUSLCC $<
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $<
+
+$(BUILD)/user/elf-sample-pie: tests/unit/data/elf_sample.c $(BUILD)/user/cflags.txt | musl-check
+	@mkdir -p $(@D)
+	$(say) MUSLCC $< -static-pie
+	$(Q)$(MUSL_CC) $(filter-out -static,$(USER_CFLAGS)) -static-pie -o $@ $<
+
+# What the staging tree is made of besides the programs' contents: their
+# list, and every path, type, mode, size and mtime under user/rootfs/ and
+# EXTRA. Rewritten only when that changes, so the initrd depends on it.
+$(BUILD)/rootfs.inputs: FORCE
+	@mkdir -p $(@D)
+	$(if $(EXTRA),@test -d "$(EXTRA)" || { echo "make: EXTRA=$(EXTRA): no such directory" >&2; exit 1; })
+	@{ echo "EXTRA=$(EXTRA) PROGS=$(USER_PROGS)"; find user/rootfs $(EXTRA) -printf '%p %y %m %s %T@\n' 2>/dev/null | \
+		LC_ALL=C sort; } > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+$(BUILD)/initrd.cpio: $(USER_PROGS) $(BUILD)/rootfs.inputs | cpio-check
+	$(say) CPIO $@
+	$(Q)rm -rf $(BUILD)/rootfs && mkdir -p $(BUILD)/rootfs/bin $(BUILD)/rootfs/tests
+	$(Q)for p in $(patsubst $(BUILD)/user/%,%,$(USER_PROGS)); do \
+		cp $(BUILD)/user/$$p $(BUILD)/rootfs/$$p || exit 1; done
+	$(Q)if [ -d user/rootfs ]; then cp -R user/rootfs/. $(BUILD)/rootfs/; fi
+	$(if $(EXTRA),$(Q)cp -R "$(EXTRA)"/. $(BUILD)/rootfs/)
+	$(Q)cd $(BUILD)/rootfs && find . | LC_ALL=C sort | \
+		cpio -o -H newc -R 0:0 --reproducible --quiet > ../initrd.cpio.tmp
+	$(Q)mv -f $(BUILD)/initrd.cpio.tmp $@
+	@printf '  initrd: %s files, %s KiB\n' "$$(find $(BUILD)/rootfs -type f | wc -l)" \
+		"$$(( ($$(wc -c < $@) + 1023) / 1024 ))"
 
 # ---------------------------------------------------------------- unit tests
 
@@ -252,6 +399,10 @@ UNIT_KERNEL_C := \
 	kernel/mm/memmap.c \
 	kernel/mm/page_alloc.c \
 	kernel/mm/heap.c \
+	kernel/mm/vm.c \
+	kernel/mm/vm_area.c \
+	kernel/mm/vm_map.c \
+	kernel/mm/vm_syscalls.c \
 	kernel/sched/topology.c \
 	kernel/sched/topology_gen.c \
 	kernel/sched/topology_check.c \
@@ -270,8 +421,30 @@ UNIT_KERNEL_C := \
 	kernel/sched/stats.c \
 	kernel/sched/verify.c \
 	kernel/sched/cost.c \
+	kernel/fs/cpio.c \
+	kernel/fs/initrd.c \
+	kernel/fs/file.c \
+	kernel/fs/fdtable.c \
+	kernel/fs/iov_iter.c \
+	kernel/fs/sys_fs.c \
+	kernel/fs/namei.c \
+	kernel/fs/open.c \
+	kernel/fs/initrd_file.c \
+	kernel/fs/devnull.c \
+	kernel/fs/ldisc.c \
+	kernel/fs/console.c \
+	kernel/fs/seqbuf.c \
+	kernel/fs/procfs.c \
+	kernel/fs/proc_builtin.c \
+	kernel/ipc/sleeplock.c \
+	kernel/ipc/pipe.c \
+	kernel/ipc/socket.c \
+	kernel/ipc/sys_socket.c \
+	kernel/ipc/poll.c \
+	kernel/proc/elf.c \
 	kernel/debug/ksyms.c \
-	arch/x86_64/cpuid_topology.c
+	arch/x86_64/cpuid_topology.c \
+	arch/x86_64/signal_frame.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/unit/%.o,$(wildcard $(UNIT_KERNEL_C)) $(UNIT_TEST_C))
 
@@ -354,5 +527,29 @@ $(BUILD)/fuzz/%.o: %.c $(BUILD)/fuzz/cflags.txt
 $(BUILD)/fuzz/fuzz_acpi: $(patsubst %.c,$(BUILD)/fuzz/%.o,$(FUZZ_C))
 	$(say) FUZZLD $@
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^
+
+# The initrd (cpio reader, index, lookups) and the ELF parser; seeds: a small
+# archive of user/rootfs/ and a real musl program.
+FUZZ_USER := $(BUILD)/fuzz/fuzz_cpio $(BUILD)/fuzz/fuzz_elf \
+	$(BUILD)/fuzz/seeds-cpio/rootfs.cpio $(BUILD)/fuzz/seeds-elf/elf-sample
+FUZZ_CPIO_C := tests/fuzz/fuzz_cpio.c tests/unit/fake/fake_arch.c kernel/fs/cpio.c \
+	kernel/fs/initrd.c kernel/printk.c kernel/cmdline.c kernel/lib/printf.c kernel/lib/kstrto.c
+FUZZ_ELF_C := tests/fuzz/fuzz_elf.c kernel/proc/elf.c
+
+$(BUILD)/fuzz/fuzz_cpio: $(patsubst %.c,$(BUILD)/fuzz/%.o,$(FUZZ_CPIO_C))
+	$(say) FUZZLD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^
+
+$(BUILD)/fuzz/fuzz_elf: $(patsubst %.c,$(BUILD)/fuzz/%.o,$(FUZZ_ELF_C))
+	$(say) FUZZLD $@
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $^
+
+$(BUILD)/fuzz/seeds-cpio/rootfs.cpio: $(BUILD)/rootfs.inputs | cpio-check
+	@mkdir -p $(@D)
+	$(Q)cd user/rootfs && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet > $(abspath $@)
+
+$(BUILD)/fuzz/seeds-elf/elf-sample: $(BUILD)/user/elf-sample
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -12,6 +12,9 @@
 
 #include "cmdline.h"
 #include "debug/selftest.h"
+#include "fs/initrd.h"
+#include "fs/proc_sched.h"
+#include "fs/procfs.h"
 #include "ktest.h"
 #include "lib/cpumask.h"
 #include "machine_boot.h"
@@ -20,13 +23,14 @@
 #include "mm/page_alloc.h"
 #include "panic.h"
 #include "printk.h"
+#include "proc/init.h"
+#include "proc/syscall.h"
 #include "sched/cost_bench.h"
 #include "sched/sched.h"
 #include "sched/stats.h"
 #include "sched/stop.h"
 #include "sched/topology.h"
 
-#define FULCRUM_VERSION "0.1"
 #define LOW_MEMORY_END 0x100000 /* real-mode IVT, BIOS data, EBDA, option ROMs */
 
 static struct memmap memmap;
@@ -111,6 +115,23 @@ static void smp_and_domains_init(void)
 		pr_err("sched: cannot start the stopper threads; active balancing stays off\n");
 }
 
+/* At the end of the run, however it ends: the statistics asked for, and sched_verify's verdict. */
+static bool run_end_report(void)
+{
+	u64 checks, violations;
+
+	if (print_schedstat) {
+		schedstat_print();
+		sched_tasks_print();
+	}
+	if (!sched_feat(SCHED_VERIFY))
+		return true;
+	sched_verify_totals(&checks, &violations);
+	pr_info("sched_verify: %llu checks, %llu violations\n", (unsigned long long)checks,
+		(unsigned long long)violations);
+	return violations == 0;
+}
+
 /* The rest of boot, as the first kernel thread: tests may sleep, spawn and wait. */
 static void kernel_init(void *arg)
 {
@@ -118,21 +139,11 @@ static void kernel_init(void *arg)
 	u64 ns = arch_clock_ns();
 
 	sched_cost_run();
+	machine_finish_report = run_end_report;
 	pr_info("fulcrum: ready in %llu.%06llu s\n", (unsigned long long)(ns / 1000000000),
 		(unsigned long long)(ns % 1000000000 / 1000));
-	if (print_schedstat) {
-		schedstat_print();
-		sched_tasks_print();
-	}
-	if (sched_feat(SCHED_VERIFY)) {
-		u64 checks, violations;
-
-		sched_verify_totals(&checks, &violations);
-		pr_info("sched_verify: %llu checks, %llu violations\n", (unsigned long long)checks,
-			(unsigned long long)violations);
-		if (violations)
-			failed++;
-	}
+	if (!failed && proc_start_init())
+		task_exit(0); /* init ends the run */
 	machine_finish(failed ? EXIT_FAIL : EXIT_PASS);
 }
 
@@ -151,8 +162,12 @@ void kernel_main(struct boot_info *bi)
 		panic("memory: cannot set up the page allocator");
 	heap_init();			/* kmalloc/kfree */
 	memory_report();
+	initrd_boot_init(bi);		/* index the "initrd" module (cpio newc) by path */
 	arch_smp_init_boot();		/* local APIC, timer tick, IPIs; interrupts on */
 	smp_and_domains_init();		/* scheduler, the other CPUs, sched domains */
+	syscall_init();			/* the system-call table, from every registration */
+	procfs_init();			/* /proc: uptime, meminfo */
+	proc_sched_init();		/* /proc: schedstat, the scheduler's knobs, tasks, topology */
 	selftest_run();			/* selftest=...: deliberate faults, on the guarded boot stack */
 
 	if (!kthread_create(kernel_init, NULL, "kinit", 0))

@@ -5,6 +5,8 @@
 #include "boot/boot_info.h"
 #include "lib/compiler.h"
 
+#define FULCRUM_VERSION "0.1"
+
 __noreturn void kernel_main(struct boot_info *bi);
 
 #endif

@@ -55,8 +55,15 @@ void panic(const char *fmt, ...)
 	stop_machine_and_halt(EXIT_PANIC, "panic");
 }
 
+bool (*machine_finish_report)(void);
+
 void machine_finish(enum machine_exit_status status)
 {
+	/* The end-of-run reports (schedstat, sched_verify), once, before the other CPUs stop. */
+	bool (*report)(void) = __atomic_exchange_n(&machine_finish_report, NULL, __ATOMIC_ACQ_REL);
+
+	if (report && !report() && status == EXIT_PASS)
+		status = EXIT_FAIL;
 	arch_irq_disable();
 	if (!machine_stop_claim())
 		arch_halt(); /* a panic on another CPU owns the ending */

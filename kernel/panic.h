@@ -26,4 +26,11 @@ bool machine_stop_claim(void);
 /* The end of a run that reached its goal: report status and stop. */
 __noreturn void machine_finish(enum machine_exit_status status);
 
+/*
+ * Called once by machine_finish before the machine stops (interrupts on,
+ * may sleep): the end-of-run reports. Returns false if they found a
+ * failure, which turns a passing run into a failed one.
+ */
+extern bool (*machine_finish_report)(void);
+
 #endif

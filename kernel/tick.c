@@ -4,14 +4,20 @@
  */
 #include <arch/smp.h>
 
+#include "fs/console.h"
 #include "sched/sched.h"
 #include "sched/topology.h"
+#include "sched/wait.h"
 
 void kernel_timer_tick(unsigned int cpu)
 {
 	scheduler_tick(cpu);
 	/* A tick is outside every topology reader on this CPU: old generations may go. */
 	sched_topology_quiescent(cpu);
+	if (cpu == 0) {
+		wait_timeouts_tick();	/* poll and timed-sleep deadlines */
+		console_poll_input();	/* bytes typed on the console */
+	}
 }
 
 void kernel_ap_idle(void)

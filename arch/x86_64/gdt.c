@@ -4,12 +4,13 @@
  * limits for code and data; the GDT matters for privilege levels, the
  * syscall selector layout and the TSS, whose IST stacks give double
  * faults, NMIs and machine checks a known-good stack even when the
- * current one is broken.
+ * current one is broken, and whose rsp0 is where ring-3 entries land.
  */
 #include "gdt.h"
 
 #include "cpu_local.h"
 #include "lib/string.h"
+#include "user_entry.h"
 #include "x86.h"
 
 /*
@@ -43,6 +44,9 @@ void gdt_init_cpu(struct cpu_local *c)
 	for (int i = 0; i < IST_COUNT; i++)
 		c->tss.ist[i] = (u64)c->ist_stack[i] + IST_STACK_SIZE;
 	c->tss.iopb_offset = sizeof(c->tss); /* no I/O permission bitmap */
+	/* Ring-3 entries use the running task's stack; until a task has one, the CPU's own. */
+	c->tss.rsp[0] = (u64)c->kernel_stack + KERNEL_STACK_SIZE;
+	c->syscall_rsp = c->tss.rsp[0];
 	set_tss_descriptor(c->gdt, &c->tss);
 
 	__asm__ volatile("lgdt %0\n\t"
@@ -58,4 +62,5 @@ void gdt_init_cpu(struct cpu_local *c)
 			 :
 			 : "m"(gdtr), "i"(KERNEL_CS), "r"(KERNEL_DS), "r"(TSS_SEL)
 			 : "rax", "memory");
+	user_cpu_init(c); /* the SYSCALL MSRs, SMEP and SMAP: this is every CPU's first stop */
 }

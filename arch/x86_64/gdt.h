@@ -32,6 +32,8 @@ struct cpu_local;
 /*
  * Loads c's GDT and TSS on the calling CPU and reloads every segment
  * register; c->ist_stack[] must point at IST_COUNT stacks of IST_STACK_SIZE.
+ * Then sets up the CPU for ring 3 (user_cpu_init). The GS base may not be
+ * set yet.
  */
 void gdt_init_cpu(struct cpu_local *c);
 

@@ -1,9 +1,12 @@
 ; Interrupt and exception entry stubs for all 256 vectors. Each stub makes
 ; the stack look the same (a dummy error code where the CPU pushes none,
 ; then the vector), saves the general registers as struct trap_frame and
-; calls trap_dispatch(frame).
+; calls trap_dispatch(frame). From ring 3 the GS base is the user's: swapgs
+; on the way in and out, and leave through user_return_iret.
 
-extern trap_dispatch
+%include "arch/x86_64/frame.inc"
+
+extern trap_dispatch, user_return_iret
 global isr_stub_table
 
 section .text
@@ -29,41 +32,46 @@ isr_stub_%1:
 %endrep
 
 isr_common:
-	push rax
-	push rbx
-	push rcx
-	push rdx
-	push rsi
-	push rdi
-	push rbp
-	push r8
-	push r9
-	push r10
-	push r11
-	push r12
-	push r13
-	push r14
-	push r15
+	PUSH_REGS
 	cld
+	CLAC				; an interrupted copy_*_user gets its AC back from iretq
+	test byte [rsp + FRAME_CS], 3
+	jnz .from_user
+	mov rax, [rsp + FRAME_VECTOR]
+	cmp rax, 2			; NMI
+	je .paranoid
+	cmp rax, 8			; double fault
+	je .paranoid
+	cmp rax, 18			; machine check
+	je .paranoid
+.dispatch:
 	mov rdi, rsp
 	call trap_dispatch
-	pop r15
-	pop r14
-	pop r13
-	pop r12
-	pop r11
-	pop r10
-	pop r9
-	pop r8
-	pop rbp
-	pop rdi
-	pop rsi
-	pop rdx
-	pop rcx
-	pop rbx
-	pop rax
+.restore:
+	POP_REGS
 	add rsp, 16			; vector and error code
 	iretq
+
+.from_user:
+	swapgs
+	xor ebp, ebp			; call traces end here, not in user memory
+	mov rdi, rsp
+	call trap_dispatch		; returns with interrupts off
+	jmp user_return_iret
+
+	; NMI, #DF and #MC can hit kernel code that runs on the user's GS base:
+	; the first and last instructions of the syscall path. Ask the MSR
+	; (kernel addresses are negative) and swap only if it is the user's.
+.paranoid:
+	mov ecx, MSR_GS_BASE
+	rdmsr
+	test edx, edx
+	js .dispatch
+	swapgs
+	mov rdi, rsp
+	call trap_dispatch
+	swapgs
+	jmp .restore
 
 %macro ISR_ADDR 1
 	dq isr_stub_%1

@@ -16,15 +16,6 @@
 #include "printk.h"
 #include "x86.h"
 
-#define PTE_P (1UL << 0)
-#define PTE_W (1UL << 1)
-#define PTE_PWT (1UL << 3)
-#define PTE_PCD (1UL << 4)
-#define PTE_PS (1UL << 7)
-#define PTE_G (1UL << 8)
-#define PTE_NX (1UL << 63)
-#define PTE_ADDR 0x000ffffffffff000UL
-
 #define MMIO_BASE 0xffffc90000000000UL /* device mappings, uncached, 1 TiB window */
 #define MMIO_LIMIT 0xffffd90000000000UL
 
@@ -153,12 +144,25 @@ void arch_paging_init(struct memmap *mm)
 	map_kernel_section(pml4, __data_start, boot_stack_guard, data_flags);
 	map_kernel_section(pml4, boot_stack_guard + PAGE_SIZE, __kernel_end, data_flags);
 
+	/*
+	 * Every kernel top-level entry exists from now on: user address spaces
+	 * copy entries 256-511 once, so a later kernel mapping must land in a
+	 * table they already share.
+	 */
+	for (int i = 256; i < 512; i++)
+		next_table(&pml4[i]);
+
 	write_cr4(read_cr4() | CR4_PGE);
 	write_cr3(virt_to_phys(pml4));
 	kernel_pml4 = pml4;
 	pr_info("paging: direct map with %llu 1G, %llu 2M, %llu 4K pages; kernel text RX, data %s\n",
 		(unsigned long long)mapped_pages[2], (unsigned long long)mapped_pages[1],
 		(unsigned long long)mapped_pages[0], have_nx ? "NX" : "executable (no NX)");
+}
+
+u64 paging_nx_bit(void)
+{
+	return nx_bit;
 }
 
 u64 paging_kernel_cr3(void)

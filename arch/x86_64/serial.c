@@ -15,6 +15,7 @@ enum uart_reg {
 	UART_SCRATCH = 7,
 };
 
+#define LSR_DR 0x01   /* data ready: a received byte waits in the receive buffer */
 #define LSR_THRE 0x20 /* transmit holding register empty */
 #define SPIN_LIMIT 100000
 
@@ -55,4 +56,11 @@ void serial_write(const char *s, size_t len)
 			serial_putc('\r');
 		serial_putc(s[i]);
 	}
+}
+
+int serial_read_char(void)
+{
+	if (!serial_present || !(inb(COM1 + UART_LSR) & LSR_DR))
+		return -1;
+	return inb(COM1 + UART_DATA);
 }

@@ -7,5 +7,7 @@
 /* Sets COM1 to 115200 8N1 with FIFOs; returns false if no UART answers. */
 bool serial_init(void);
 void serial_write(const char *s, size_t len);
+/* A received byte, or -1 when none is waiting (or there is no UART). */
+int serial_read_char(void);
 
 #endif

@@ -1,14 +1,14 @@
-; arch_context_switch(prev, next): saves the callee-saved registers on the
-; current stack, stores RSP in prev->rsp, loads next->rsp and pops next's
-; registers. A new context starts in context_start, which moves the entry
-; function and its argument (left in r12/r13 by arch_context_init) into
-; place and calls it.
+; context_switch_stacks(&prev->rsp, next->rsp), called by arch_context_switch:
+; saves the callee-saved registers on the current stack, stores RSP in
+; prev->rsp, loads next's RSP and pops next's registers. A new context
+; starts in context_start, which moves the entry function and its argument
+; (left in r12/r13 by arch_context_init) into place and calls it.
 
-global arch_context_switch, context_start
+global context_switch_stacks, context_start
 
 section .text
 bits 64
-arch_context_switch:
+context_switch_stacks:
 	push rbp
 	push rbx
 	push r12
@@ -16,7 +16,7 @@ arch_context_switch:
 	push r14
 	push r15
 	mov [rdi], rsp
-	mov rsp, [rsi]
+	mov rsp, rsi
 	pop r15
 	pop r14
 	pop r13

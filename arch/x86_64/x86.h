@@ -17,11 +17,20 @@
 #define TSS_SEL 0x28
 
 #define MSR_EFER 0xc0000080
+#define MSR_STAR 0xc0000081  /* SYSCALL/SYSRET selector bases */
+#define MSR_LSTAR 0xc0000082 /* 64-bit SYSCALL target */
+#define MSR_CSTAR 0xc0000083 /* compatibility-mode SYSCALL target */
+#define MSR_FMASK 0xc0000084 /* RFLAGS bits SYSCALL clears */
 #define MSR_FS_BASE 0xc0000100
 #define MSR_GS_BASE 0xc0000101
 #define MSR_KERNEL_GS_BASE 0xc0000102
 
+#define EFER_SCE (1UL << 0) /* SYSCALL/SYSRET enabled */
+
 #define RFLAGS_IF (1UL << 9)
+
+#define CR4_SMEP (1UL << 20) /* no kernel execution of user pages */
+#define CR4_SMAP (1UL << 21) /* no kernel access to user pages outside stac/clac */
 
 static inline void outb(u16 port, u8 v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outw(u16 port, u16 v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }

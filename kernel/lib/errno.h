@@ -28,9 +28,30 @@
 #define EFBIG 27
 #define ENOSPC 28
 #define ESPIPE 29
+#define EROFS 30
 #define EPIPE 32
 #define ERANGE 34
+#define ENAMETOOLONG 36
 #define ENOSYS 38
+#define ELOOP 40
+#define EOVERFLOW 75
+#define ENOTSOCK 88
+#define EMSGSIZE 90
+#define EPROTONOSUPPORT 93
+#define ESOCKTNOSUPPORT 94
 #define ENOTSUP 95
+#define EOPNOTSUPP 95
+#define EAFNOSUPPORT 97
+#define ECONNRESET 104
+#define EISCONN 106
+#define ENOTCONN 107
+#define ETIMEDOUT 110
 
+/*
+ * Kernel-internal, never seen by user space: a blocking call interrupted
+ * by a signal returns -ERESTARTSYS; signal delivery turns it into a
+ * restart of the call (no handler ran, or the handler has SA_RESTART) or
+ * into -EINTR (Linux's value).
+ */
+#define ERESTARTSYS 512
 #endif

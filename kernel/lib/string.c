@@ -143,3 +143,28 @@ char *strchr(const char *s, int c)
 			return NULL;
 	}
 }
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	for (;; s++) {
+		if (*s == (char)c)
+			last = s;
+		if (!*s)
+			return (char *)last;
+	}
+}
+
+size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size - 1 ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}

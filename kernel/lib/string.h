@@ -16,5 +16,8 @@ size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
 int strncmp(const char *a, const char *b, size_t n);
 char *strchr(const char *s, int c);
+char *strrchr(const char *s, int c);
+/* Copies at most size - 1 bytes of src and always NUL-terminates (size > 0); returns strlen(src). */
+size_t strlcpy(char *dst, const char *src, size_t size);
 
 #endif

@@ -12,6 +12,7 @@
  */
 #include "sched/sched.h"
 
+#include <arch/addr_space.h>
 #include <arch/context.h>
 #include <arch/cpu.h>
 #include <arch/smp.h>
@@ -35,10 +36,12 @@ static u32 nr_rqs;
 static bool sched_running; /* sched_init() done: ticks and interrupt exits may schedule */
 
 static struct spinlock tasks_lock = SPINLOCK_INIT;
+void (*task_free_hook)(struct task *t);
 static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
 
 struct wait_queue task_exit_wq = WAIT_QUEUE_INIT(task_exit_wq);
-static int next_pid = 1;
+static int next_pid = 2; /* 1 is init's: the first user process asks for it */
+static bool pid_one_taken;
 
 /* ---------------------------------------------------------------- runqueues */
 
@@ -171,15 +174,21 @@ static void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
 
 /* ---------------------------------------------------------------- switching */
 
-/* In next's context after a switch: release the lock prev took and settle prev. */
+/*
+ * In next's context after a switch: release the lock prev took and settle
+ * prev. A dead prev has run for the last time: its own reference goes,
+ * which frees it unless a reaper or a lookup still holds one.
+ */
 static void finish_task_switch(struct rq *rq, struct task *prev)
 {
 	bool dead = prev->state == TASK_DEAD;
 
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	spin_unlock(&rq->lock);
-	if (dead)
+	if (dead) {
 		wake_up_all(&task_exit_wq);
+		task_put(prev);
+	}
 }
 
 static struct task *pick_next_task(struct rq *rq)
@@ -199,7 +208,7 @@ static struct task *pick_next_task(struct rq *rq)
  * The heart of it: with interrupts off and rq->lock held, take prev off
  * the queue if it is going to sleep, pick the next task and switch.
  */
-static void __schedule(void)
+static void __schedule(bool preempt)
 {
 	unsigned long flags = arch_irq_save();
 	struct rq *rq = this_rq();
@@ -208,7 +217,12 @@ static void __schedule(void)
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	rq->stats.sched_count++;
-	if (prev->state != TASK_RUNNING && prev != rq->idle) {
+	/*
+	 * A preempted task stays queued whatever its state: it may be between
+	 * setting TASK_INTERRUPTIBLE and testing its wait condition, and the
+	 * wake-up it waits for may already have come (Linux's PREEMPT_ACTIVE).
+	 */
+	if (!preempt && prev->state != TASK_RUNNING && prev != rq->idle) {
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 		prev->stats.nr_voluntary_switches++;
 	} else if (prev != rq->idle) {
@@ -233,6 +247,8 @@ static void __schedule(void)
 	rq->curr = next;
 	rq->prev_task = prev;
 	__atomic_store_n(&next->on_cpu, 1, __ATOMIC_RELAXED);
+	if (next->mm != prev->mm)
+		arch_mm_activate(next->mm); /* NULL: kernel-only tables, nothing of a dying process kept */
 	arch_context_switch(&prev->ctx, &next->ctx);
 	/* Back in prev, switched to by someone holding this (possibly another) CPU's rq lock. */
 	rq = this_rq();
@@ -242,7 +258,7 @@ static void __schedule(void)
 
 void schedule(void)
 {
-	__schedule();
+	__schedule(false);
 }
 
 /* From interrupt exit (interrupts off): switch away if the tick or a wake-up asked for it. */
@@ -254,7 +270,7 @@ void kernel_irq_exit(void)
 		return;
 	rq = this_rq();
 	if (rq->need_resched && rq->curr != rq->idle)
-		__schedule();
+		__schedule(true);
 }
 
 /* ---------------------------------------------------------------- wake-ups */
@@ -378,11 +394,16 @@ static void task_init(struct task *t, const char *name, int nice)
 	set_load_weight(t);
 }
 
-static void register_task(struct task *t)
+static void register_task(struct task *t, int pid)
 {
 	unsigned long flags = spin_lock_irqsave(&tasks_lock);
 
-	t->pid = next_pid++;
+	if (pid == 1 && !pid_one_taken) {
+		t->pid = 1;
+		pid_one_taken = true;
+	} else {
+		t->pid = next_pid++;
+	}
 	list_add_tail(&t->all_tasks, &all_tasks);
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
@@ -397,7 +418,7 @@ void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
 	spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
-/* First code of every kernel thread: finish the switch that started it, then run. */
+/* First code of every new task: finish the switch that started it, then run. */
 static void kthread_entry(void *arg)
 {
 	struct task *t = arg;
@@ -409,8 +430,8 @@ static void kthread_entry(void *arg)
 	task_exit(0);
 }
 
-struct task *kthread_create_on_cpu(void (*fn)(void *arg), void *arg, const char *name, int nice,
-				   u32 cpu)
+struct task *task_create(void (*fn)(void *arg), void *arg, const char *name, int nice,
+			 const struct cpumask *allowed, int pid)
 {
 	struct task *t = kzalloc(sizeof(*t));
 
@@ -422,19 +443,66 @@ struct task *kthread_create_on_cpu(void (*fn)(void *arg), void *arg, const char 
 		return NULL;
 	}
 	task_init(t, name, nice);
-	if (cpu < nr_rqs) {
+	if (allowed) {
+		u32 n = 0;
+
 		cpumask_clear(&t->cpus_allowed);
-		cpumask_set_cpu(cpu, &t->cpus_allowed);
-		t->nr_cpus_allowed = 1;
+		for (u32 c = 0; c < nr_rqs; c++)
+			if (cpumask_test_cpu(c, allowed)) {
+				cpumask_set_cpu(c, &t->cpus_allowed);
+				n++;
+			}
+		t->nr_cpus_allowed = n;
 	}
+	t->refs = 1; /* its own, dropped after its last switch away */
 	t->thread_fn = fn;
 	t->thread_arg = arg;
 	t->cpu = arch_cpu_id();
 	arch_context_init(&t->ctx, (u8 *)t->stack + TASK_STACK_SIZE, kthread_entry, t);
+	register_task(t, pid);
+	return t;
+}
+
+void task_wake_new(struct task *t)
+{
 	if (t->sched_class->task_fork)
 		t->sched_class->task_fork(t);
-	register_task(t);
 	wake_up_new_task(t);
+}
+
+void task_get(struct task *t)
+{
+	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
+}
+
+void task_put(struct task *t)
+{
+	unsigned long flags;
+
+	if (__atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	flags = spin_lock_irqsave(&tasks_lock);
+	list_del(&t->all_tasks);
+	spin_unlock_irqrestore(&tasks_lock, flags);
+	if (task_free_hook)
+		task_free_hook(t);
+	free_pages(t->stack, STACK_ORDER);
+	kfree(t);
+}
+
+struct task *kthread_create_on_cpu(void (*fn)(void *arg), void *arg, const char *name, int nice,
+				   u32 cpu)
+{
+	struct cpumask one = CPUMASK_EMPTY;
+	struct task *t;
+
+	if (cpu < nr_rqs)
+		cpumask_set_cpu(cpu, &one);
+	t = task_create(fn, arg, name, nice, cpu < nr_rqs ? &one : NULL, 0);
+	if (!t)
+		return NULL;
+	task_get(t); /* the creator's, for task_reap */
+	task_wake_new(t);
 	return t;
 }
 
@@ -450,23 +518,18 @@ void task_exit(int code)
 	t->exit_code = code;
 	arch_irq_disable();
 	t->state = TASK_DEAD;
-	__schedule();
+	__schedule(false);
 	for (;;) /* a dead task is never picked again */
 		arch_halt();
 }
 
 int task_reap(struct task *t)
 {
-	unsigned long flags;
 	int code;
 
 	wait_event(&task_exit_wq, t->state == TASK_DEAD && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE));
-	flags = spin_lock_irqsave(&tasks_lock);
-	list_del(&t->all_tasks);
-	spin_unlock_irqrestore(&tasks_lock, flags);
 	code = t->exit_code;
-	free_pages(t->stack, STACK_ORDER);
-	kfree(t);
+	task_put(t);
 	return code;
 }
 
@@ -481,7 +544,7 @@ void task_yield(void)
 		rq->curr->sched_class->yield_task(rq);
 	spin_unlock(&rq->lock);
 	arch_irq_restore(flags);
-	__schedule();
+	__schedule(false);
 }
 
 /*
@@ -653,7 +716,7 @@ void sched_idle_loop(void)
 			continue;
 		}
 		arch_irq_enable();
-		__schedule();
+		__schedule(false);
 	}
 }
 

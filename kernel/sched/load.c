@@ -7,6 +7,8 @@
 #include "sched/load.h"
 
 #include "cmdline.h"
+#include "lib/errno.h"
+#include "lib/string.h"
 #include "sched/sched.h"
 
 typedef unsigned __int128 u128;
@@ -172,6 +174,59 @@ void sched_update_tunables(u32 ncpus)
 	/* How many tasks fit in one latency period at the minimum slice, rounded up. */
 	sched_nr_latency = (u32)((sysctl_sched_latency + sysctl_sched_min_granularity - 1) /
 				 sysctl_sched_min_granularity);
+}
+
+/* The run-time knobs, as Linux 3.8's /proc/sys/kernel/sched_* show them: effective values. */
+static const struct {
+	const char *name;
+	s64 *normalized;
+	u64 *effective;
+	bool scaled; /* by 1 + log2(CPUs) */
+	s64 min, max;
+} tunables[] = {
+	{ "sched_latency_ns", &normalized_sched_latency, &sysctl_sched_latency, true, 100000,
+	  1000000000 },
+	{ "sched_min_granularity_ns", &normalized_sched_min_granularity,
+	  &sysctl_sched_min_granularity, true, 100000, 1000000000 },
+	{ "sched_wakeup_granularity_ns", &normalized_sched_wakeup_granularity,
+	  &sysctl_sched_wakeup_granularity, true, 0, 1000000000 },
+	{ "sched_migration_cost_ns", &normalized_sched_migration_cost, &sysctl_sched_migration_cost,
+	  false, 0, 0x7fffffff },
+};
+
+const char *sched_tunable_name(u32 i)
+{
+	return i < sizeof(tunables) / sizeof(tunables[0]) ? tunables[i].name : NULL;
+}
+
+int sched_tunable_get(const char *name, u64 *value)
+{
+	for (u32 i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++)
+		if (strcmp(tunables[i].name, name) == 0) {
+			*value = READ_ONCE(*tunables[i].effective);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int sched_tunable_set(const char *name, u64 value, u32 ncpus)
+{
+	u32 cpus = ncpus < 1 ? 1 : ncpus > 8 ? 8 : ncpus;
+	u64 factor = 1 + ilog2_u32(cpus);
+
+	for (u32 i = 0; i < sizeof(tunables) / sizeof(tunables[0]); i++) {
+		if (strcmp(tunables[i].name, name))
+			continue;
+		/* Like Linux: the value written is the effective one; the 1-CPU value follows from it. */
+		if (tunables[i].scaled)
+			value /= factor;
+		if ((s64)value < tunables[i].min || (s64)value > tunables[i].max)
+			return -EINVAL;
+		*tunables[i].normalized = (s64)value;
+		sched_update_tunables(ncpus);
+		return 0;
+	}
+	return -ENOENT;
 }
 
 /* ---------------------------------------------------------------- cpu_load[] */

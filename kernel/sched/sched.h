@@ -205,6 +205,17 @@ extern u32 sched_nr_latency;
 /* Recomputes the effective tunables for ncpus online CPUs. */
 void sched_update_tunables(u32 ncpus);
 
+/*
+ * The CFS knobs at run time, by Linux's sysctl names (sched_latency_ns,
+ * ...): the effective values; setting one sets its 1-CPU value to
+ * value / (1 + log2 CPUs) as Linux does, within Linux's bounds (-EINVAL),
+ * and recomputes the rest. -ENOENT for another name. sched_tunable_name(i)
+ * lists them (NULL past the last).
+ */
+const char *sched_tunable_name(u32 i);
+int sched_tunable_get(const char *name, u64 *value);
+int sched_tunable_set(const char *name, u64 value, u32 ncpus);
+
 /* ---------------------------------------------------------------- core entry points */
 
 /* Sets up a runqueue and an idle task per CPU of m; the caller's context becomes CPU 0's idle task. */
@@ -236,7 +247,7 @@ int fair_verify(struct rq *rq);
 
 /*
  * The class-independent checks at every pick (rq lock held): next belongs
- * to this CPU and may run on it, is queued and runnable and is not running
+ * to this CPU and may run on it, is queued and not dead and is not running
  * anywhere else; an idle pick finds nothing queued. Counted with the rest.
  */
 void sched_verify_pick(struct rq *rq, struct task *prev, struct task *next);

@@ -21,6 +21,7 @@
 #include <arch/smp.h>
 
 #include "cmdline.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 #include "sched/load.h"
 
@@ -35,6 +36,16 @@ const char *sched_idle_sibling = "3.8.13";
 BOOT_OPTION_STRING(sched_idle_sibling, "sched_idle_sibling", &sched_idle_sibling,
 		   idle_sibling_choices,
 		   "select_idle_sibling form: 3.8.13 (bouncing-cow fix) or 3.8.0");
+
+int sched_select_set(const char *name, size_t len)
+{
+	for (int i = 0; sched_select_choices[i]; i++)
+		if (strlen(sched_select_choices[i]) == len && memcmp(sched_select_choices[i], name, len) == 0) {
+			WRITE_ONCE(sched_select, sched_select_choices[i]);
+			return 0;
+		}
+	return -EINVAL;
+}
 
 enum sched_select_variant sched_select_variant(void)
 {

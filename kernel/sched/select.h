@@ -26,6 +26,9 @@ extern const char *sched_select;
 /* Boot option sched_idle_sibling= ("3.8.13", the default, or "3.8.0"). */
 extern const char *sched_idle_sibling;
 
+/* Switches the variant at run time by name ("stock", "sbm"); -EINVAL for another. */
+int sched_select_set(const char *name, size_t len);
+
 /* The variant sched_select names (stock for anything but "sbm"). */
 enum sched_select_variant sched_select_variant(void);
 

@@ -60,6 +60,9 @@ struct task_sched_stats {
 };
 
 struct sched_class;
+struct process;
+struct user_regs;
+struct arch_mm;
 
 struct task {
 	/* Scheduler state: see the locking rules in kernel/sched/sched.h. */
@@ -86,6 +89,16 @@ struct task {
 	void (*thread_fn)(void *arg);
 	void *thread_arg;
 	int exit_code;
+	int refs;			 /* task_get/put: the last put frees it (after task_reap) */
+
+	/* A user thread's state, kernel/proc's (proc NULL: a kernel thread). */
+	struct process *proc;
+	struct list_head thread_node;	 /* in proc->threads */
+	u64 sig_pending;		 /* signals sent to this thread (bit sig - 1) */
+	u64 sig_blocked;
+	int *clear_child_tid;		 /* CLONE_CHILD_CLEARTID / set_tid_address */
+	struct user_regs *user_regs;	 /* its ring-3 registers, at the top of its kernel stack */
+	struct arch_mm *mm;		 /* the page tables it runs on; NULL: kernel only */
 };
 
 #define TASK_STACK_SIZE 16384
@@ -99,6 +112,23 @@ struct task *current_task(void);
  * when out of memory. Returning from fn exits the thread.
  */
 struct task *kthread_create(void (*fn)(void *arg), void *arg, const char *name, int nice);
+
+/*
+ * The parts kthread_create is made of, for tasks others own (user
+ * threads): a task that will run fn(arg), with this nice value, allowed
+ * on `allowed` (NULL: every CPU), pid 0 for the next free one or 1 for
+ * init. It is not runnable until task_wake_new(), which places it as a
+ * fork. Its one reference is its own, dropped after it has exited and
+ * switched away for the last time; holders of a pointer take their own.
+ */
+struct task *task_create(void (*fn)(void *arg), void *arg, const char *name, int nice,
+			 const struct cpumask *allowed, int pid);
+void task_wake_new(struct task *t);
+void task_get(struct task *t);
+void task_put(struct task *t);
+
+/* Called with a task about to be freed (kernel/proc frees its FPU area and the like). */
+extern void (*task_free_hook)(struct task *t);
 
 /* Like kthread_create, pinned to one CPU. */
 struct task *kthread_create_on_cpu(void (*fn)(void *arg), void *arg, const char *name, int nice,

@@ -44,7 +44,8 @@ void sched_verify_pick(struct rq *rq, struct task *prev, struct task *next)
 			  "the picked task still runs on another CPU", next);
 	ok &= verify_that(rq, next == rq->idle || next->on_rq, "the picked task is not queued",
 			  next);
-	ok &= verify_that(rq, next->state == TASK_RUNNING, "the picked task is not runnable", next);
+	/* Not necessarily TASK_RUNNING: a task preempted while going to sleep stays queued. */
+	ok &= verify_that(rq, next->state != TASK_DEAD, "the picked task is dead", next);
 	ok &= verify_that(rq, rq->cfs.nr_running <= rq->nr_running,
 			  "nr_running is less than the CFS queue holds", NULL);
 	ok &= verify_that(rq, next != rq->idle || rq->nr_running == 0,

@@ -34,6 +34,27 @@ void wait_finish(struct wait_queue *wq, struct waiter *w);
 unsigned int wake_up_all_sync(struct wait_queue *wq, bool sync);
 #define wake_up_all(wq) wake_up_all_sync((wq), false)
 
+/*
+ * A timeout for a sleep on wait queues: armed before the caller sets its
+ * sleeping state; at CPU 0's first tick at or after the deadline it fires
+ * (marks itself and wakes the task that armed it). The caller tests
+ * wait_timer_fired() after setting its state, like any other condition.
+ */
+struct wait_timer {
+	struct list_head node;
+	struct task *task;
+	u64 deadline_ns;
+	bool fired;
+};
+
+void wait_timer_arm(struct wait_timer *t, u64 deadline_ns);
+/* Whether t fired; a full barrier, so a fire after the caller's state change is never missed. */
+bool wait_timer_fired(struct wait_timer *t);
+/* Must be called before t goes out of scope (fired or not). */
+void wait_timer_disarm(struct wait_timer *t);
+/* CPU 0's timer tick: fires the timers whose deadline has come. */
+void wait_timeouts_tick(void);
+
 /* Sleeps until cond is true; cond is re-tested after every wake-up. */
 #define wait_event(wq, cond)                                 \
 	do {                                                 \

@@ -16,6 +16,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -41,7 +42,17 @@ class BootTest:
     stop_marker: str = None  # without qemu_exit: stop QEMU once this text appears
     screen: bool = False  # read the VGA text screen through the QEMU monitor before stopping
     icount: bool = False  # deterministic guest time (TCG -icount): for tests that measure CPU shares
+    initrd: str = "built"  # the "initrd" module: "built" (build/initrd.cpio), "garbage", or None
     timeout: float = 120
+    user: bool = False  # start user space (/init); kernel-only tests boot with `noinit`
+    send: tuple = ()  # (marker, text) pairs: once marker appears on the console, type text
+
+    def kernel_cmdline(self):
+        """The test's command line plus qemu_exit (and noinit), kept before a bare "--"."""
+        words = self.cmdline.split(" -- ", 1) if " -- " in f" {self.cmdline} " else [self.cmdline]
+        extra = " qemu_exit" + ("" if self.user else " noinit")
+        line = (words[0].strip() + extra).strip()
+        return line + (" -- " + words[1] if len(words) > 1 else "")
 
 
 class Context:
@@ -101,6 +112,21 @@ def timestamps_monotonic(log, ctx):
     if last < 0:
         problems.append("no timestamped lines")
     return problems
+
+
+def initrd_matches_rootfs(log, ctx):
+    """The boot log's "initrd: N files, K KiB" agrees with build/rootfs/ and build/initrd.cpio."""
+    root = os.path.join(ctx.build, "rootfs")
+    files = sum(1 for d, _, names in os.walk(root) for n in names
+                if os.path.isfile(os.path.join(d, n)) and not os.path.islink(os.path.join(d, n)))
+    kib = (os.path.getsize(os.path.join(ctx.build, "initrd.cpio")) + 1023) // 1024
+    m = re.search(r"initrd: (\d+) files, (\d+) KiB", log)
+    if not m:
+        return ["no 'initrd: N files, K KiB' line"]
+    if (int(m.group(1)), int(m.group(2))) != (files, kib):
+        return [f"initrd line says {m.group(1)} files, {m.group(2)} KiB; build/rootfs has {files} files, "
+                f"build/initrd.cpio is {kib} KiB"]
+    return [] if files else ["build/rootfs has no files"]
 
 
 def clean_boot(log, ctx):
@@ -302,16 +328,82 @@ def fault_test(kind, cause, function, caller, extra=()):
                 halted_after(cause, "RIP:", "Call Trace:"), timestamps_monotonic] + list(extra))
 
 
-TESTS = [
+# ---------------------------------------------------------------- user space
+
+# The user test programs (user/tests/*.c): each prints PASS/FAIL lines per
+# case and a summary. In QEMU they run as init's program; the cases that
+# pass when the same binary runs on this host's Linux must pass there too.
+USER_PROGRAMS = ["t_basic", "t_proc", "t_pipe", "t_socket", "t_thread", "t_fault", "t_limits"]
+CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+)", re.M)
+_host_results = {}
+_host_lock = threading.Lock()
+
+
+def host_results(ctx, prog):
+    """{case: "PASS"|"FAIL"} from running the program on the host (once per run)."""
+    with _host_lock:
+        if prog not in _host_results:
+            binary = os.path.join(ctx.build, "user", "tests", prog)
+            with tempfile.TemporaryDirectory() as tmp:
+                out = subprocess.run([binary], cwd=tmp, capture_output=True, text=True,
+                                     timeout=120, stdin=subprocess.DEVNULL).stdout
+            _host_results[prog] = {m.group(2): m.group(1) for m in CASE_LINE.finditer(out)}
+        return _host_results[prog]
+
+
+def same_as_host(prog):
+    """Every case the host passes passes in the guest; the program and init end cleanly."""
+    def check(log, ctx):
+        problems = []
+        guest = {m.group(2): m.group(1) for m in CASE_LINE.finditer(log)}
+        host = host_results(ctx, prog)
+        if not host:
+            return [f"{prog} printed no cases on the host"]
+        for case, verdict in sorted(host.items()):
+            if verdict == "PASS" and guest.get(case) != "PASS":
+                problems.append(f"{prog}: {case}: {guest.get(case, 'missing')} here, PASS on the host")
+        if not re.search(rf"^{prog}: {len(host)} passed, 0 failed$", log, re.M):
+            problems.append(f"no line '{prog}: {len(host)} passed, 0 failed'")
+        if f"init: /tests/{prog} exited with status 0" not in log:
+            problems.append(f"init did not report /tests/{prog} exiting with status 0")
+        return problems
+    return check
+
+
+USER_TESTS = [
+    BootTest(f"user-{prog}", f"/tests/{prog} in QEMU passes what it passes on the host",
+             preset="2s", cmdline=f"init=/tests/{prog}", user=True, timeout=300,
+             checks=[same_as_host(prog), lacks("BUG:", "Kernel panic")])
+    for prog in USER_PROGRAMS
+]
+
+TESTS = USER_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
-                     memory_reported(512), clean_boot, timestamps_monotonic]),
-    BootTest("iso-as-built", "build/fulcrum.iso, exactly as make built it, boots through GRUB",
+                     memory_reported(512), clean_boot, timestamps_monotonic, initrd_matches_rootfs]),
+    BootTest("initrd-garbage", "an initrd module that is no cpio archive: a warning, and boot goes on",
+             initrd="garbage",
+             checks=[has("initrd: malformed archive, ignored: bad magic (not 070701 or 070702) "
+                         "(entry at offset 0)", "fulcrum: ready in"),
+                     lacks("BUG:", "Kernel panic"), lambda log, ctx: [] if not re.search(
+                         r"initrd: \d+ files", log) else ["an index was reported for garbage"]]),
+    BootTest("initrd-none", "no initrd module: a warning, and boot goes on", initrd=None,
+             checks=[has("initrd: no boot module named 'initrd'; no files", "fulcrum: ready in"),
+                     lacks("BUG:", "Kernel panic")]),
+    # `make run`'s experience: GRUB, boot, init, the shell; its built-ins; exit powers off.
+    BootTest("iso-as-built", "build/fulcrum.iso as make built it: GRUB, boot, the shell, exit powers off",
              preset="default", use_built_iso=True, stop_marker="fulcrum: halted",
-             checks=[has("loader: GRUB", "fulcrum: ready in", "fulcrum: halted"), clean_boot]),
+             send=(("fulcrum$ ", "help\n"), ("fulcrum$ ", "sysctl sched_latency_ns\n"),
+                   ("fulcrum$ ", "schedstat\n"), ("fulcrum$ ", "tasks\n"), ("fulcrum$ ", "topo\n"),
+                   ("fulcrum$ ", "exit\n")),
+             checks=[has("loader: GRUB", "fulcrum: ready in", "init: starting /init", "fulcrum$ ",
+                         "version 15", "runtime_ns", "apic_id", "fulcrum: halted"),
+                     matches(r"^sched_latency_ns = 24000000$"),  # 6 ms x (1 + log2 8 CPUs)
+                     lacks("not available"), clean_boot]),
     BootTest("vga-screen", "the boot log also appears on the VGA text screen",
              use_built_iso=True, stop_marker="fulcrum: halted", screen=True,
+             send=(("fulcrum$ ", "exit\n"),),
              checks=[screen_shows("topology:", "fulcrum: ready in", "fulcrum: halted")]),
     BootTest("memory-128m", "boots with 128 MiB of RAM", memory_mib=128,
              checks=[has("fulcrum: ready in"), memory_reported(128), clean_boot]),
@@ -364,6 +456,27 @@ TESTS = [
                      matches(r"^(?:\[[^\]]*\] )?cpu\d+ \d+ 0 \d+ \d+ \d+ \d+ [1-9]\d* "),  # rq_cpu_time accounted
                      has("KTEST sched_spread: 16 spinners on 16 CPUs",
                          "KTEST sched_topology_live_rebuild: 40 rebuilds, 15 readers, 0 torn reads")]),
+    BootTest("user-mode", "ring 3 without ELF: system calls (-ENOSYS, -EFAULT), preemption and FS base in "
+             "ring 3, TLB shoot-down, user faults reported and survived",
+             preset="2s", cmdline="ktest=user_mode",
+             checks=[has("KTEST user_mode PASS", "user_mode: hello from ring 3",
+                         "syscall: 335 is not implemented"),
+                     matches(r"user: SYSCALL entry ready; SMEP on, SMAP on"),
+                     matches(r"KTEST user_mode: SMEP on, SMAP on, NX on; 9 faults reported"),
+                     matches(r"user fault: pid \d+ \(user_mode\) invalid opcode rip=0x400000 addr=0$"),
+                     matches(r"user fault: pid \d+ \(user_mode\) page fault \(write, not present\) "
+                             r"rip=0x400005 addr=0x500000$"),
+                     matches(r"user fault: pid \d+ \(user_mode\) page fault \(write, protection\) .*addr=0x601000$"),
+                     matches(r"user fault: pid \d+ \(user_mode\) page fault \(exec, protection\) "
+                             r"rip=0x600000 addr=0x600000$"),
+                     matches(r"user fault: pid \d+ \(user_mode\) general protection fault rip=0x400000 addr=0$"),
+                     matches(r"user fault: pid \d+ \(user_mode\) page fault \(read, protection\) "
+                             r"rip=0x40000a addr=0xffff800000100000$"),
+                     matches(r"user fault: pid \d+ \(user_mode\) divide error rip=0x400009 addr=0$"),
+                     matches(r"user fault: pid \d+ \(user_mode\) general protection fault "
+                             r"rip=0x800000000000 addr=0$"),
+                     matches(r"KTEST user_mode: shoot-down of CPU7 from CPU\d: [1-9]\d* IPIs"),
+                     clean_boot]),
     fault_test("oops", "BUG: unable to handle kernel NULL pointer dereference at 0000000000000040",
                "selftest_null_deref", "selftest_oops",
                [has("#PF: supervisor read access in kernel mode", "#PF: error_code(0x0000) - not-present page",
@@ -389,15 +502,36 @@ TESTS = [
 ISO_LOCK = threading.Lock()
 
 
-def iso_for(build, cmdline):
-    """An ISO for this command line, cached by kernel content and command line."""
+def initrd_file(build, kind):
+    """The file for BootTest.initrd: the built initrd, or bytes that are no cpio archive."""
+    if kind is None:
+        return None
+    if kind == "garbage":
+        path = os.path.join(build, "test-iso", "initrd-garbage")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(b"not a cpio archive, just garbage\n" * 64)
+        return path
+    path = os.path.join(build, "initrd.cpio")
+    if not os.path.exists(path):
+        sys.exit(f"boot: {path} missing; run make")
+    return path
+
+
+def iso_for(build, cmdline, initrd=None):
+    """An ISO for this command line and initrd, cached by their content and the kernel's."""
     elf = os.path.join(build, "fulcrum.elf")
-    with open(elf, "rb") as f:
-        key = hashlib.sha1(f.read() + cmdline.encode()).hexdigest()[:16]
-    iso = os.path.join(build, "test-iso", f"{key}.iso")
+    h = hashlib.sha1()
+    for path in (elf, initrd):
+        if path:
+            with open(path, "rb") as f:
+                h.update(f.read())
+    h.update(cmdline.encode())
+    iso = os.path.join(build, "test-iso", f"{h.hexdigest()[:16]}.iso")
     with ISO_LOCK:
         if not os.path.exists(iso):
-            subprocess.run([os.path.join(TOP, "tools", "mkiso"), elf, iso, cmdline], check=True)
+            subprocess.run([os.path.join(TOP, "tools", "mkiso"), elf, iso, cmdline] +
+                           ([f"initrd={initrd}"] if initrd else []), check=True)
     return iso
 
 
@@ -431,7 +565,9 @@ def boot(test, build, ctx=None):
     if test.use_built_iso:
         iso = os.path.join(build, "fulcrum.iso")
     else:
-        iso = iso_for(build, (test.cmdline + " qemu_exit").strip())
+        with ISO_LOCK:
+            initrd = initrd_file(build, test.initrd)
+        iso = iso_for(build, test.kernel_cmdline(), initrd)
     extra, sock = [], None
     if test.screen:
         sock = os.path.join(build, "test-logs", f"monitor-{test.name}.sock")
@@ -445,14 +581,31 @@ def boot(test, build, ctx=None):
         i = argv.index("none", argv.index("-monitor"))
         del argv[i - 1:i + 1]
     start = time.monotonic()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.PIPE if test.send else subprocess.DEVNULL)
     chunks, seen = [], threading.Event()
+    pending = list(test.send)
 
     def reader():
-        for raw in iter(proc.stdout.readline, b""):
-            chunks.append(raw.decode("utf-8", "replace").replace("\r", ""))
-            if test.stop_marker and test.stop_marker in chunks[-1]:
+        # Byte by byte: a prompt has no newline after it.
+        line = b""
+        for byte in iter(lambda: proc.stdout.read(1), b""):
+            line += byte
+            text = line.decode("utf-8", "replace").replace("\r", "")
+            if pending and pending[0][0] in text:
+                proc.stdin.write(pending.pop(0)[1].encode())
+                proc.stdin.flush()
+                chunks.append(text)
+                line = b""
+                continue
+            if byte != b"\n":
+                continue
+            chunks.append(text)
+            line = b""
+            if test.stop_marker and test.stop_marker in text:
                 seen.set()
+        if line:
+            chunks.append(line.decode("utf-8", "replace").replace("\r", ""))
         seen.set()
 
     t = threading.Thread(target=reader, daemon=True)

@@ -31,6 +31,21 @@
 #pragma weak select_suite
 #pragma weak load_suite
 #pragma weak fair_suite
+#pragma weak vm_suite
+#pragma weak cpio_suite
+#pragma weak initrd_suite
+#pragma weak elf_suite
+#pragma weak uaccess_suite
+#pragma weak user_regs_suite
+#pragma weak file_suite
+#pragma weak pipe_suite
+#pragma weak socket_suite
+#pragma weak poll_suite
+#pragma weak procfs_suite
+#pragma weak console_suite
+#pragma weak futex_suite
+#pragma weak time_suite
+#pragma weak signal_suite
 
 int main(void)
 {
@@ -58,6 +73,21 @@ int main(void)
 		{ "select", select_suite },
 		{ "load", load_suite },
 		{ "fair", fair_suite },
+		{ "vm", vm_suite },
+		{ "cpio", cpio_suite },
+		{ "initrd", initrd_suite },
+		{ "elf", elf_suite },
+		{ "uaccess", uaccess_suite },
+		{ "user_regs", user_regs_suite },
+		{ "file", file_suite },
+		{ "pipe", pipe_suite },
+		{ "socket", socket_suite },
+		{ "poll", poll_suite },
+		{ "procfs", procfs_suite },
+		{ "console", console_suite },
+		{ "futex", futex_suite },
+		{ "time", time_suite },
+		{ "signal", signal_suite },
 	};
 	SRunner *sr = srunner_create(NULL);
 	int missing = 0, failed;

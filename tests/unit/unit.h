@@ -30,5 +30,20 @@ Suite *schedstat_suite(void);
 Suite *select_suite(void);
 Suite *load_suite(void);
 Suite *fair_suite(void);
+Suite *vm_suite(void);
+Suite *cpio_suite(void);
+Suite *initrd_suite(void);
+Suite *elf_suite(void);
+Suite *uaccess_suite(void);
+Suite *user_regs_suite(void);
+Suite *file_suite(void);
+Suite *pipe_suite(void);
+Suite *socket_suite(void);
+Suite *poll_suite(void);
+Suite *procfs_suite(void);
+Suite *console_suite(void);
+Suite *futex_suite(void);
+Suite *time_suite(void);
+Suite *signal_suite(void);
 
 #endif

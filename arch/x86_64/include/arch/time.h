@@ -13,4 +13,12 @@ u64 arch_tsc_hz(void);
 /* The raw cycle counter (TSC ticks), for measuring short stretches of code. */
 u64 arch_cycles(void);
 
+/*
+ * The wall clock (arch/x86_64/rtc.c): seconds since 1970-01-01 UTC from
+ * the CMOS RTC, read now (waits out an update in progress, at most a few
+ * ms; not for hot paths). 0, with a warning, when the RTC gives no valid
+ * date.
+ */
+u64 arch_rtc_seconds(void);
+
 #endif

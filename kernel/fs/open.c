@@ -1,0 +1,150 @@
+/*
+ * Opening files: resolve the path, check the flags against what it names,
+ * and make the open file of its kind. A descriptor is reserved before the
+ * lookup, as Linux does, so a full table is -EMFILE whatever the path.
+ */
+#include "fs/open.h"
+
+#include <arch/uaccess.h>
+
+#include "fs/console.h"
+#include "fs/devnull.h"
+#include "fs/fdtable.h"
+#include "fs/file.h"
+#include "fs/initrd_file.h"
+#include "fs/namei.h"
+#include "fs/procfs.h"
+#include "lib/errno.h"
+#include "mm/heap.h"
+#include "proc/current.h"
+#include "proc/syscall.h"
+
+static struct file *open_node(struct path_walk *w, unsigned int flags, int *err)
+{
+	unsigned int acc = flags & O_ACCMODE;
+	bool writes = acc != O_RDONLY || (flags & O_TRUNC);
+	struct file *f = NULL;
+
+	if ((flags & O_DIRECTORY) && w->node.kind != NODE_DIR && w->node.kind != NODE_SYMLINK) {
+		*err = -ENOTDIR;
+		return NULL;
+	}
+	*err = -ENOMEM;
+	switch (w->node.kind) {
+	case NODE_SYMLINK: /* reached only with O_NOFOLLOW */
+		*err = -ELOOP;
+		return NULL;
+	case NODE_DIR:
+		if (writes || (flags & O_CREAT)) {
+			*err = -EISDIR;
+			return NULL;
+		}
+		f = dir_open(w->path, &w->node, flags);
+		break;
+	case NODE_FILE:
+		if (writes) {
+			*err = -EROFS;
+			return NULL;
+		}
+		f = initrd_file_open(&w->node, flags);
+		break;
+	case NODE_DEVNULL:
+		f = devnull_open(flags);
+		break;
+	case NODE_CONSOLE:
+		f = console_open(flags);
+		break;
+	case NODE_PROC:
+		return procfs_open(w->path + sizeof("/proc"), flags, err);
+	case NODE_SPECIAL:
+		*err = -ENXIO; /* device nodes in the initrd name no driver here */
+		return NULL;
+	}
+	if (f)
+		*err = 0;
+	return f;
+}
+
+static struct file *open_at(const char *path, const char *base, unsigned int flags, int *err)
+{
+	bool excl = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
+	struct path_walk *w;
+	struct file *f;
+
+	if (flags & O_PATH) {
+		*err = -EINVAL; /* path-only descriptors are not supported */
+		return NULL;
+	}
+	w = kmalloc(sizeof(*w));
+	if (!w) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = path_walk(path, base, !(flags & O_NOFOLLOW) && !excl, w);
+	if (*err == -ENOENT && (flags & O_CREAT) && w->parent_exists)
+		*err = -EROFS; /* the file would be created, but nothing here is writable */
+	else if (!*err && excl)
+		*err = -EEXIST;
+	f = *err ? NULL : open_node(w, flags, err);
+	kfree(w);
+	return f;
+}
+
+struct file *file_open(const char *path, unsigned int flags, int *err)
+{
+	return open_at(path, NULL, flags, err);
+}
+
+long sys_openat(int dirfd, const char *upath, int flags, int mode)
+{
+	struct files *files = current_files();
+	struct file *dir = NULL, *f = NULL;
+	const char *base = NULL;
+	char *path;
+	long len;
+	int fd, err;
+
+	path = kmalloc(PATH_MAX);
+	if (!path)
+		return -ENOMEM;
+	len = strncpy_from_user(path, upath, PATH_MAX);
+	if (len <= 0) {
+		kfree(path);
+		return len ? len : -ENOENT; /* Linux's getname: before the descriptor is taken */
+	}
+	fd = fd_reserve(files, 0, flags & O_CLOEXEC);
+	if (fd < 0) {
+		kfree(path);
+		return fd;
+	}
+	if (path[0] != '/' && dirfd != AT_FDCWD) {
+		dir = fget(dirfd);
+		err = -EBADF;
+		if (dir) {
+			base = dir_path(dir);
+			err = base ? 0 : -ENOTDIR;
+		}
+		if (err)
+			goto fail;
+	}
+	/* Linux x86-64 forces O_LARGEFILE on open: F_GETFL shows it. */
+	f = open_at(path, base, (unsigned int)flags | O_LARGEFILE, &err);
+	if (!f)
+		goto fail;
+	fd_install(files, fd, f);
+	fput(dir);
+	kfree(path);
+	return fd;
+fail:
+	fd_unreserve(files, fd);
+	fput(dir);
+	kfree(path);
+	return err;
+}
+SYSCALL_DEFINE4(openat, int, const char *, int, int);
+
+long sys_open(const char *upath, int flags, int mode)
+{
+	return sys_openat(AT_FDCWD, upath, flags, mode);
+}
+SYSCALL_DEFINE3(open, const char *, int, int);

@@ -1,0 +1,27 @@
+/*
+ * open(2) and openat(2), and the same for the kernel: what a path names is
+ * opened with Linux's checks (everything is read-only: writing an initrd
+ * file is -EROFS, creating anything -EROFS, a directory opened for writing
+ * -EISDIR).
+ */
+#ifndef FULCRUM_FS_OPEN_H
+#define FULCRUM_FS_OPEN_H
+
+#include "lib/types.h"
+
+struct file;
+
+#define AT_FDCWD (-100)
+
+/*
+ * Opens the kernel string path (relative paths start at "/") with open(2)'s
+ * flags. Returns the file (one reference) or NULL with *err set. Used by
+ * the process code to give init /dev/console as descriptors 0, 1 and 2.
+ */
+struct file *file_open(const char *path, unsigned int flags, int *err);
+
+long sys_open(const char *upath, int flags, int mode);
+/* dirfd: AT_FDCWD ("/", there is no working directory) or a directory descriptor. */
+long sys_openat(int dirfd, const char *upath, int flags, int mode);
+
+#endif

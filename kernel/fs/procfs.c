@@ -1,0 +1,257 @@
+/*
+ * procfs: a table of registered files and the file operations of an open
+ * one. The table only grows after boot (procfs_reset is for tests), so an
+ * entry found under the lock stays valid after it is dropped.
+ */
+#include "fs/procfs.h"
+
+#include "fs/file.h"
+#include "fs/iov_iter.h"
+#include "fs/seqbuf.h"
+#include "fs/stat.h"
+#include "lib/compiler.h"
+#include "lib/errno.h"
+#include "lib/spinlock.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+
+#define PROCFS_INO_BASE 0x1000
+
+struct proc_entry {
+	char path[PROCFS_PATH_MAX];
+	procfs_show_fn show;
+	procfs_store_fn store;
+	void *arg;
+};
+
+/* An open file: its entry and, if opened for reading, the snapshot show printed. */
+struct proc_file {
+	const struct proc_entry *entry;
+	struct seqbuf text;
+};
+
+static struct spinlock table_lock = SPINLOCK_INIT;
+static struct proc_entry entries[PROCFS_MAX_ENTRIES];
+static unsigned int nr_entries;
+
+/* Components separated by single slashes, none empty, "." or "..". */
+static bool path_ok(const char *p)
+{
+	const char *c = p;
+
+	if (!*p)
+		return false;
+	for (;;) {
+		const char *end = strchr(c, '/');
+		size_t n = end ? (size_t)(end - c) : strlen(c);
+
+		if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		if (!end)
+			return true;
+		c = end + 1;
+	}
+}
+
+/* a is a directory above b: b starts with a and a slash. */
+static bool is_parent(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return strncmp(a, b, n) == 0 && b[n] == '/';
+}
+
+static enum procfs_kind lookup_locked(const char *rel, const struct proc_entry **found)
+{
+	if (!*rel)
+		return PROCFS_DIR;
+	for (unsigned int i = 0; i < nr_entries; i++) {
+		if (strcmp(entries[i].path, rel) == 0) {
+			if (found)
+				*found = &entries[i];
+			return PROCFS_FILE;
+		}
+	}
+	for (unsigned int i = 0; i < nr_entries; i++)
+		if (is_parent(rel, entries[i].path))
+			return PROCFS_DIR;
+	return PROCFS_NONE;
+}
+
+int procfs_register(const char *path, procfs_show_fn show, procfs_store_fn store, void *arg)
+{
+	unsigned long flags;
+	int err = 0;
+
+	if (!show || !path_ok(path))
+		return -EINVAL;
+	if (strlen(path) >= PROCFS_PATH_MAX)
+		return -ENAMETOOLONG;
+	flags = spin_lock_irqsave(&table_lock);
+	for (unsigned int i = 0; i < nr_entries && !err; i++) {
+		const char *other = entries[i].path;
+
+		if (!strcmp(other, path) || is_parent(other, path) || is_parent(path, other))
+			err = -EEXIST;
+	}
+	if (!err && nr_entries == PROCFS_MAX_ENTRIES)
+		err = -ENOSPC;
+	if (!err) {
+		struct proc_entry *e = &entries[nr_entries];
+
+		memcpy(e->path, path, strlen(path) + 1);
+		e->show = show;
+		e->store = store;
+		e->arg = arg;
+		/* Published last: a lookup never sees a half-made entry. */
+		__atomic_store_n(&nr_entries, nr_entries + 1, __ATOMIC_RELEASE);
+	}
+	spin_unlock_irqrestore(&table_lock, flags);
+	return err;
+}
+
+void procfs_reset(void)
+{
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+
+	nr_entries = 0;
+	spin_unlock_irqrestore(&table_lock, flags);
+}
+
+enum procfs_kind procfs_lookup(const char *rel)
+{
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+	enum procfs_kind kind = lookup_locked(rel, NULL);
+
+	spin_unlock_irqrestore(&table_lock, flags);
+	return kind;
+}
+
+static struct proc_file *pf_of(struct file *f)
+{
+	return f->private_data;
+}
+
+static long proc_read(struct file *f, struct iov_iter *to)
+{
+	struct proc_file *pf = pf_of(f);
+	s64 pos = f->f_pos;
+	size_t n, got;
+
+	if (pos < 0 || (size_t)pos >= pf->text.len)
+		return 0;
+	n = MIN(pf->text.len - (size_t)pos, iov_iter_count(to));
+	got = copy_to_iter(pf->text.buf + pos, n, to);
+	if (!got && n)
+		return -EFAULT;
+	f->f_pos = pos + (s64)got;
+	return (long)got;
+}
+
+static long proc_write(struct file *f, struct iov_iter *from)
+{
+	const struct proc_entry *e = pf_of(f)->entry;
+	size_t n = iov_iter_count(from);
+	char *buf;
+	int err;
+
+	if (n > PROCFS_STORE_MAX)
+		return -EINVAL;
+	buf = kmalloc(n + 1);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_iter(buf, n, from) != n) {
+		kfree(buf);
+		return -EFAULT;
+	}
+	buf[n] = '\0';
+	err = e->store(buf, n, e->arg);
+	kfree(buf);
+	return err < 0 ? err : (long)n;
+}
+
+/* seq_lseek: SEEK_SET and SEEK_CUR within the snapshot's positions. */
+static s64 proc_lseek(struct file *f, s64 offset, int whence)
+{
+	s64 pos;
+
+	if (whence == SEEK_SET)
+		pos = offset;
+	else if (whence == SEEK_CUR)
+		pos = f->f_pos + offset;
+	else
+		return -EINVAL;
+	if (pos < 0)
+		return -EINVAL;
+	f->f_pos = pos;
+	return pos;
+}
+
+static void proc_fstat(struct file *f, struct kstat *st)
+{
+	const struct proc_entry *e = pf_of(f)->entry;
+
+	st->st_dev = KDEV_PROC;
+	st->st_ino = PROCFS_INO_BASE + (u64)(e - entries);
+	st->st_mode = S_IFREG | (e->store ? 0644 : 0444);
+	st->st_nlink = 1;
+	st->st_blksize = 1024;
+}
+
+static void proc_release(struct file *f)
+{
+	struct proc_file *pf = pf_of(f);
+
+	seqbuf_free(&pf->text);
+	kfree(pf);
+}
+
+static const struct file_ops proc_ops = {
+	.read = proc_read,
+	.write = proc_write,
+	.lseek = proc_lseek,
+	.fstat = proc_fstat,
+	.release = proc_release,
+};
+
+struct file *procfs_open(const char *rel, unsigned int flags, int *err)
+{
+	const struct proc_entry *e = NULL;
+	unsigned long lf = spin_lock_irqsave(&table_lock);
+	enum procfs_kind kind = lookup_locked(rel, &e);
+	unsigned int acc = flags & O_ACCMODE;
+	struct proc_file *pf;
+	struct file *f;
+
+	spin_unlock_irqrestore(&table_lock, lf);
+	if (kind != PROCFS_FILE) {
+		*err = kind == PROCFS_DIR ? -EISDIR : -ENOENT;
+		return NULL;
+	}
+	if ((acc == O_WRONLY || acc == O_RDWR) && !e->store) {
+		*err = -EACCES;
+		return NULL;
+	}
+	pf = kzalloc(sizeof(*pf));
+	if (!pf) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	pf->entry = e;
+	seqbuf_init(&pf->text);
+	if (acc == O_RDONLY || acc == O_RDWR) {
+		*err = e->show(&pf->text, e->arg);
+		if (*err) {
+			seqbuf_free(&pf->text);
+			kfree(pf);
+			return NULL;
+		}
+	}
+	f = file_alloc(&proc_ops, flags, pf);
+	if (!f) {
+		seqbuf_free(&pf->text);
+		kfree(pf);
+		*err = -ENOMEM;
+	}
+	return f;
+}

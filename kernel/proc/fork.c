@@ -1,0 +1,222 @@
+/*
+ * fork, vfork and clone: a new process (a copy of the caller's address
+ * space and descriptors) or a new thread of the caller's process. Both
+ * are a new task placed by the scheduler's fork path, which starts in
+ * user_thread_start() and enters ring 3 with the parent's registers
+ * (rax 0, and the stack and TLS clone asked for).
+ *
+ * clone flags: CLONE_VM, CLONE_FS (nothing to share: no working
+ * directory), CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD, CLONE_SYSVSEM
+ * (nothing to share), CLONE_SETTLS, CLONE_PARENT_SETTID,
+ * CLONE_CHILD_SETTID, CLONE_CHILD_CLEARTID, CLONE_VFORK, CLONE_DETACHED
+ * (ignored, as Linux does); the low byte is the signal the parent gets at
+ * exit. Anything else (namespaces, ptrace, pidfd...) is -EINVAL.
+ */
+#include <arch/fpu.h>
+#include <arch/uaccess.h>
+#include <arch/user.h>
+
+#include "fs/fdtable.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "mm/heap.h"
+#include "mm/vm.h"
+#include "proc/proc_internal.h"
+#include "proc/signal.h"
+#include "proc/syscall.h"
+#include "sched/sched.h"
+
+#define CSIGNAL 0x000000ff
+#define CLONE_VM 0x00000100
+#define CLONE_FS 0x00000200
+#define CLONE_FILES 0x00000400
+#define CLONE_SIGHAND 0x00000800
+#define CLONE_VFORK 0x00004000
+#define CLONE_PARENT 0x00008000
+#define CLONE_THREAD 0x00010000
+#define CLONE_SYSVSEM 0x00040000
+#define CLONE_SETTLS 0x00080000
+#define CLONE_PARENT_SETTID 0x00100000
+#define CLONE_CHILD_CLEARTID 0x00200000
+#define CLONE_DETACHED 0x00400000
+#define CLONE_CHILD_SETTID 0x01000000
+
+#define CLONE_SUPPORTED                                                                      \
+	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |          \
+	 CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |                  \
+	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID)
+
+void user_thread_start(void *arg)
+{
+	struct user_start *start = arg;
+	struct user_regs regs = start->regs;
+	u64 fs_base = start->fs_base;
+
+	kfree(start);
+	arch_set_fs_base(fs_base);
+	arch_return_to_user(&regs);
+}
+
+static int check_flags(u64 flags)
+{
+	if (flags & ~(u64)CLONE_SUPPORTED)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && (flags & CSIGNAL))
+		return -EINVAL; /* a thread sends no exit signal */
+	return 0;
+}
+
+/* The child's task (not yet runnable) with its start block; NULL when out of memory. */
+static struct task *child_task(struct process *p, struct user_regs *regs, u64 flags, u64 newsp,
+			       u64 tls)
+{
+	struct task *parent = current_task(), *t;
+	struct user_start *start = kmalloc(sizeof(*start));
+
+	if (!start)
+		return NULL;
+	start->regs = *regs;
+	user_regs_set_return(&start->regs, 0);
+	if (newsp)
+		user_regs_set_sp(&start->regs, newsp);
+	start->fs_base = flags & CLONE_SETTLS ? tls : arch_get_fs_base();
+	t = task_create(user_thread_start, start, p->comm, parent->nice, &parent->cpus_allowed, 0);
+	if (!t) {
+		kfree(start);
+		return NULL;
+	}
+	if (arch_fpu_alloc(&t->ctx)) {
+		task_put(t); /* never ran: its own reference is the last */
+		kfree(start);
+		return NULL;
+	}
+	arch_fpu_fork(&t->ctx);
+	signal_fork_thread(t, (flags & CLONE_VM) && !(flags & CLONE_VFORK));
+	t->policy = parent->policy;
+	t->sig_blocked = parent->sig_blocked;
+	t->mm = parent->mm;
+	if (flags & CLONE_CHILD_CLEARTID)
+		t->clear_child_tid = NULL; /* set by the caller once the tid is known */
+	return t;
+}
+
+/* A new process: copies of the caller's memory (unless CLONE_VM) and descriptors (unless CLONE_FILES). */
+static struct process *new_process(struct process *parent, u64 flags)
+{
+	struct process *p = process_alloc();
+
+	if (!p)
+		return NULL;
+	memcpy(p->comm, parent->comm, sizeof(p->comm));
+	p->exit_signal = (int)(flags & CSIGNAL);
+	if (flags & CLONE_VM) {
+		vm_get(parent->vm);
+		p->vm = parent->vm;
+	} else {
+		p->vm = vm_clone(parent->vm);
+	}
+	if (flags & CLONE_FILES) {
+		files_get(parent->files);
+		p->files = parent->files;
+	} else {
+		p->files = files_clone(parent->files);
+	}
+	if (!p->vm || !p->files) {
+		if (p->vm)
+			vm_put(p->vm);
+		if (p->files)
+			files_put(p->files);
+		kfree(p);
+		return NULL;
+	}
+	memcpy(p->action, parent->action, sizeof(p->action)); /* parent->lock not needed: a copy */
+	return p;
+}
+
+static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_tid,
+		     int *child_tid, u64 tls)
+{
+	struct process *parent = current_process(), *p;
+	unsigned long irq;
+	struct task *t;
+	int tid, err = check_flags(flags);
+
+	if (err)
+		return err;
+	if (thread_count() >= MAX_THREADS ||
+	    (!(flags & CLONE_THREAD) && process_count() >= MAX_PROCESSES))
+		return -EAGAIN;
+	p = flags & CLONE_THREAD ? parent : new_process(parent, flags);
+	if (!p)
+		return -ENOMEM;
+	t = child_task(p, regs, flags, newsp, tls);
+	if (!t) {
+		if (p != parent) {
+			vm_put(p->vm);
+			files_put(p->files);
+			kfree(p);
+		}
+		return -ENOMEM;
+	}
+	t->mm = vm_arch_mm(p->vm);
+	tid = t->pid;
+	if (flags & CLONE_CHILD_CLEARTID)
+		t->clear_child_tid = child_tid;
+	/* Written before the child can run, as Linux does; a bad pointer is ignored there too. */
+	if (flags & CLONE_PARENT_SETTID)
+		(void)copy_to_user(parent_tid, &tid, sizeof(tid));
+	if (flags & CLONE_CHILD_SETTID)
+		(void)vm_write(p->vm, (uintptr_t)child_tid, &tid, sizeof(tid));
+
+	irq = spin_lock_irqsave(&proc_lock);
+	if (parent->group_exiting || parent->exec_task) {
+		/* The caller is being killed or replaced: no new threads or children now. */
+		spin_unlock_irqrestore(&proc_lock, irq);
+		kfree(t->thread_arg); /* its start block: it never ran */
+		task_put(t);
+		if (p != parent) {
+			vm_put(p->vm);
+			files_put(p->files);
+			kfree(p);
+		}
+		return -EAGAIN;
+	}
+	if (flags & CLONE_THREAD) {
+		thread_link_locked(p, t);
+	} else {
+		p->pid = tid;
+		p->leader = t;
+		process_link_locked(p, parent, t);
+	}
+	spin_unlock_irqrestore(&proc_lock, irq);
+
+	task_wake_new(t);
+	if (flags & CLONE_VFORK)
+		wait_event(&p->vfork_wq, READ_ONCE(p->vfork_done));
+	return tid;
+}
+
+static long call_fork(struct user_regs *regs)
+{
+	return do_clone(regs, SIGCHLD, 0, NULL, NULL, 0);
+}
+SYSCALL_REGISTER(SYS_fork, call_fork);
+
+static long call_vfork(struct user_regs *regs)
+{
+	return do_clone(regs, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, NULL, NULL, 0);
+}
+SYSCALL_REGISTER(SYS_vfork, call_vfork);
+
+/* x86-64 order: flags, newsp, parent_tid, child_tid, tls. */
+static long call_clone(struct user_regs *regs)
+{
+	return do_clone(regs, (u64)user_regs_arg(regs, 0), (u64)user_regs_arg(regs, 1),
+			(int *)user_regs_arg(regs, 2), (int *)user_regs_arg(regs, 3),
+			(u64)user_regs_arg(regs, 4));
+}
+SYSCALL_REGISTER(SYS_clone, call_clone);

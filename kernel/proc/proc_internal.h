@@ -1,0 +1,50 @@
+/* kernel/proc's own: the pieces process.c, fork.c, exec.c and exit.c share. */
+#ifndef FULCRUM_PROC_INTERNAL_H
+#define FULCRUM_PROC_INTERNAL_H
+
+#include <arch/user.h>
+
+#include "proc/process.h"
+
+#define SIGKILL 9
+#define SIGCHLD 17
+
+/* Limits: fork and clone fail with -EAGAIN beyond them (a fork bomb meets an error). */
+#define MAX_PROCESSES 256
+#define MAX_THREADS 1024
+
+/* A process with one reference (the tree's), no resources, not linked. */
+struct process *process_alloc(void);
+
+/* With proc_lock held: link p under parent with its first thread t; add/remove threads; unlink p. */
+void process_link_locked(struct process *p, struct process *parent, struct task *t);
+void thread_link_locked(struct process *p, struct task *t);
+void thread_unlink_locked(struct process *p, struct task *t);
+void process_unlink_locked(struct process *p);
+
+/* Calls fn on every process, proc_lock held. */
+void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
+
+/*
+ * How a new user thread starts: its registers (rax = 0 for a fork child)
+ * and FS base. fork.c and init.c hand one to user_thread_start(), the
+ * task's first function, which frees it and enters ring 3.
+ */
+struct user_start {
+	struct user_regs regs;
+	u64 fs_base;
+};
+void user_thread_start(void *arg);
+
+/*
+ * execve's work, for the system call and for starting init: loads path
+ * with argv/envp (kernel copies, NULL-terminated) into a new address space
+ * of the calling process and points regs at its entry. 0 or -errno; on
+ * error the caller's image is untouched.
+ */
+int exec_kernel(const char *path, char *const argv[], char *const envp[], struct user_regs *regs);
+
+/* The init process (pid 1), once started; NULL before. */
+extern struct process *init_process;
+
+#endif

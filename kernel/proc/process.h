@@ -1,0 +1,141 @@
+/*
+ * Processes: a thread group sharing an address space, a descriptor table
+ * and signal handlers, with a parent, children and an exit status. Each
+ * thread is a struct task whose ->proc points here; kernel threads have
+ * no process.
+ *
+ * Locking: proc_lock (a spinlock, taken with interrupts off, like every
+ * kernel lock) guards the process tree (parent, children, threads lists,
+ * zombie state, pids). p->lock guards p's signal state (sighand, pending
+ * sets of p and of its threads). Never sleep holding either; take
+ * proc_lock before p->lock.
+ *
+ * Lifetime: a process is counted (process_get/put). Its tree links and
+ * the thread list hold no count; the parent's children list owns the
+ * process until wait4 reaps it (or init does). A thread's task is counted
+ * the same way (task_get/put in kernel/sched/task.h).
+ */
+#ifndef FULCRUM_PROC_PROCESS_H
+#define FULCRUM_PROC_PROCESS_H
+
+#include "lib/list.h"
+#include "lib/spinlock.h"
+#include "lib/types.h"
+#include "sched/task.h"
+#include "sched/wait.h"
+
+#define NSIG 64 /* signals 1..64; bit (sig - 1) in a sigset */
+
+typedef u64 sigset_t;
+
+static inline u64 sigmask(int sig)
+{
+	return 1ULL << (sig - 1);
+}
+
+/* Linux's struct sigaction as rt_sigaction passes it (x86-64). */
+struct k_sigaction {
+	u64 handler;  /* SIG_DFL 0, SIG_IGN 1, or a user address */
+	u64 flags;    /* SA_* */
+	u64 restorer; /* SA_RESTORER: musl's __restore_rt */
+	sigset_t mask;
+};
+
+struct process {
+	int pid;		   /* the thread-group id: the leader's tid */
+	char comm[TASK_COMM_LEN];
+	struct spinlock lock;	   /* signal state below */
+	int refs;		   /* process_get/put */
+
+	/* The tree (proc_lock). */
+	struct process *parent;	   /* init's when the real parent has gone */
+	struct list_head children; /* struct process, by sibling */
+	struct list_head sibling;
+	struct list_head threads;  /* struct task, by thread_node */
+	u32 nr_threads;		   /* live (not yet exited) threads */
+	struct list_head all_node; /* in the list of every process */
+	struct task *leader;
+	int exit_signal;	   /* sent to the parent at exit (SIGCHLD; clone's low byte) */
+	struct task *exec_task;	   /* execve in progress: the thread that stays */
+	bool vfork_done;	   /* a vfork child has exec'd or exited: its parent goes on */
+	struct wait_queue vfork_wq;
+	bool zombie;		   /* every thread has exited; wait4 may reap it */
+	bool group_exiting;	   /* exit_group or a fatal signal: every thread is leaving */
+	int exit_status;	   /* wait status: code << 8, or the killing signal */
+	struct wait_queue child_wq; /* wait4 sleeps here; a child's exit wakes it */
+
+	/* Resources: NULL once released at exit. */
+	struct vm *vm;
+	struct files *files;
+
+	/* Signals (p->lock). */
+	struct k_sigaction action[NSIG];
+	sigset_t shared_pending;   /* sent to the process: any thread not blocking it takes it */
+
+	/* Accounting: CPU time of exited threads and reaped children (ns). */
+	u64 dead_threads_runtime;
+	u64 children_runtime;
+	u64 max_rss_pages, children_max_rss_pages;
+	u64 start_ns;
+};
+
+extern struct spinlock proc_lock;
+
+/* The process of the calling thread, or NULL for a kernel thread. */
+struct process *current_process(void);
+
+/* Counted lookups by pid / tid; NULL if there is none (or it is a kernel thread). */
+struct process *process_find(int pid);
+struct task *thread_find(int tid);
+void process_get(struct process *p);
+void process_put(struct process *p);
+
+/* Opens the console as descriptors 0, 1 and 2 of files (empty). 0 or -errno. */
+int proc_console_fds(struct files *files);
+
+/*
+ * Makes the calling kernel thread a process of its own (no parent, so no
+ * zombie; console descriptors; mm as its page tables) that may then enter
+ * ring 3 with arch_return_to_user: for the arch layer's self-test, which
+ * runs hand-made code without ELF. 0 or -ENOMEM.
+ */
+int proc_adopt_kernel_thread(struct arch_mm *mm);
+
+/* Live user processes and threads, for limits and for the teardown tests. */
+u32 process_count(void);
+u32 thread_count(void);
+
+/* ---------------------------------------------------------------- signals (signal.c) */
+
+/*
+ * Queues sig for process p (any thread not blocking it takes it) or for
+ * one thread; wakes a thread that sleeps interruptibly so it can act on
+ * it. 0, or -EINVAL for a bad signal. sig 0 only checks.
+ */
+int signal_send_process(struct process *p, int sig);
+int signal_send_thread(struct task *t, int sig);
+
+/* Is a signal pending that t does not block (or SIGKILL)? */
+bool signal_pending(struct task *t);
+
+/*
+ * From exit_to_user: acts on the pending signals of the calling thread:
+ * default actions (terminate, ignore), or a handler frame built on the
+ * user stack (regs rewritten to enter it). A system call that returned
+ * -ERESTARTSYS is restarted or fails with -EINTR as the handler's
+ * SA_RESTART says.
+ */
+void signal_deliver(struct user_regs *regs);
+
+/* execve: handlers back to SIG_DFL (ignored ones stay ignored); the mask is kept. */
+void signal_reset_for_exec(struct process *p);
+
+/* ---------------------------------------------------------------- life (exit.c) */
+
+/* Ends the calling thread; the last one out makes the process a zombie. code: a wait status. */
+__attribute__((noreturn)) void thread_exit(int status);
+
+/* Ends every thread of the calling process with this wait status. */
+__attribute__((noreturn)) void process_group_exit(int status);
+
+#endif
