@@ -38,7 +38,7 @@ endif
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps sched-cost
+.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps sched-cost bench
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the kernel, the initrd and the bootable ISO
 
@@ -57,6 +57,10 @@ qemu-gdb: deps ## boot in QEMU, paused until gdb attaches on :1234
 
 sched-cost: all $(BUILD)/bench/select-cost ## select_task_rq and context-switch costs: host build and 2s16 under icount
 	@$(PYTHON) tools/sched-cost --build $(BUILD)
+
+bench: deps ## quick benchmark suite: stock vs sbm and Fulcrum vs Linux on 2s (tools/bench --suite quick)
+	@$(MAKE) --no-print-directory all
+	@$(PYTHON) tools/bench --build $(BUILD) --suite quick
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo \
@@ -194,6 +198,7 @@ KERNEL_C := \
 	kernel/fs/procfs.c \
 	kernel/fs/proc_builtin.c \
 	kernel/fs/proc_sched.c \
+	kernel/fs/proc_objects.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
@@ -552,4 +557,4 @@ $(BUILD)/fuzz/seeds-elf/elf-sample: $(BUILD)/user/elf-sample
 	@mkdir -p $(@D)
 	$(Q)cp $< $@
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -path $(BUILD)/linux -prune -o -type f -name '*.d' -print 2>/dev/null)

@@ -13,6 +13,7 @@
 #include "cmdline.h"
 #include "debug/selftest.h"
 #include "fs/initrd.h"
+#include "fs/proc_objects.h"
 #include "fs/proc_sched.h"
 #include "fs/procfs.h"
 #include "ktest.h"
@@ -168,6 +169,7 @@ void kernel_main(struct boot_info *bi)
 	syscall_init();			/* the system-call table, from every registration */
 	procfs_init();			/* /proc: uptime, meminfo */
 	proc_sched_init();		/* /proc: schedstat, the scheduler's knobs, tasks, topology */
+	proc_objects_init();		/* /proc/fulcrum/objects: the teardown counts */
 	selftest_run();			/* selftest=...: deliberate faults, on the guarded boot stack */
 
 	if (!kthread_create(kernel_init, NULL, "kinit", 0))

@@ -299,5 +299,8 @@ void heap_get_stats(struct heap_stats *st)
 	unsigned long flags = spin_lock_irqsave(&heap_lock);
 
 	*st = stats;
+	st->spare_pages = 0;
+	for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
+		st->spare_pages += classes[c].spare != NULL;
 	spin_unlock_irqrestore(&heap_lock, flags);
 }

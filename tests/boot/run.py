@@ -377,6 +377,51 @@ USER_TESTS = [
     for prog in USER_PROGRAMS
 ]
 
+# Issue 5 item 9: 10,000 fork/exec/exit/wait cycles leave every kernel count where it was.
+USER_TESTS.append(
+    BootTest("user-teardown", "10,000 fork/exec/exit/wait cycles: memory and object counts return",
+             preset="2s", cmdline='init="/bin/teardown 10000"', user=True, timeout=900,
+             checks=[has("teardown: 10000 fork/exec/exit/wait cycles: every count back to where it started",
+                         "teardown: free_pages", "teardown: heap_objects", "teardown: tasks",
+                         "init: /bin/teardown exited with status 0"),
+                     lacks("DIFFERS", "BUG:", "Kernel panic")]))
+
+# The kernel paths' costs from user space (figures for docs/user-space.md; not asserted).
+USER_TESTS.append(
+    BootTest("user-syscost", "syscost prints getpid, fork, pipe and socketpair costs",
+             preset="2s", cmdline="init=/bin/syscost", user=True, icount=True, timeout=300,
+             checks=[matches(r"^RESULT name=syscost op=getpid loops=\d+ value=[1-9]\d* unit=ns$"),
+                     matches(r"^RESULT name=syscost op=fork_exit_wait loops=\d+ value=[1-9]\d* unit=ns$"),
+                     matches(r"^RESULT name=syscost op=pipe_round_trip loops=\d+ value=[1-9]\d* unit=ns$"),
+                     matches(r"^RESULT name=syscost op=socketpair_round_trip loops=\d+ value=[1-9]\d* unit=ns$"),
+                     has("init: /bin/syscost exited with status 0")]))
+
+# The workload programs (user/<name>.c; docs/benchmarks.md, "Workloads") with parameters small
+# enough for TCG: each checks its own results, fails loudly otherwise, and prints RESULT lines.
+# Their figures are not asserted; the RESULT lines' format and the clean exit are.
+RESULT_NUMBER = r"\d+(?:\.\d+)?(?:e[-+]?\d+)?"
+BENCH_RUNS = [  # (program, arguments, the RESULT lines' parameter fields, {metric: unit})
+    ("hackbench", "-g 1 -l 10", "groups=1 fds=20 loops=10 datasize=100 ipc=socket mode=process",
+     {"time": "s"}),
+    ("pipebench", "-l 1000", "mode=process loops=1000",
+     {"total_time": "s", "usecs_per_op": "usec", "ops_per_sec": "ops/s"}),
+    ("compute", "-t 4 -j 1", "tasks=4 jobs=1", {"jobs_per_min": "jobs/min"}),
+    ("wakelat", "-m 2 -t 2 -n 100", "msg_threads=2 workers=2 requests=100 work=1000 wake=futex",
+     {"p50": "usec", "p90": "usec", "p99": "usec", "p99.9": "usec", "max": "usec", "rps": "req/s"}),
+    ("tps", "-c 4 -t 100", "clients=4 servers=4 work=2000 transactions=100",
+     {"tps": "tx/s", "latency_avg": "ms"}),
+]
+USER_TESTS += [
+    BootTest(f"bench-{prog}", f"/bin/{prog} {args}: its own checks pass, RESULT lines as on Linux",
+             preset="2s", cmdline=f"init=/bin/{prog} -- {args}", user=True, timeout=300,
+             checks=[matches(rf"^RESULT name={prog} {re.escape(fields)} metric={re.escape(metric)} "
+                             rf"value={RESULT_NUMBER} unit={re.escape(unit)}$")
+                     for metric, unit in metrics.items()] +
+                    [has(f"init: /bin/{prog} exited with status 0"),
+                     lacks(f"{prog}: FAILED", "BUG:", "Kernel panic")])
+    for prog, args, fields, metrics in BENCH_RUNS
+]
+
 TESTS = USER_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
