@@ -175,6 +175,7 @@ KERNEL_C := \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
+	kernel/sched/rr.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
 	kernel/sched/stop.c \
@@ -419,6 +420,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
+	kernel/sched/rr.c \
 	kernel/sched/select.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \

@@ -18,6 +18,7 @@
 #include <arch/smp.h>
 #include <arch/time.h>
 
+#include "cmdline.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -156,20 +157,69 @@ static void set_task_cpu(struct task *p, u32 cpu)
 	p->cpu = cpu;
 }
 
+static void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
+{
+	if (rq->curr == rq->idle || p->sched_class->rank < rq->curr->sched_class->rank)
+		resched_curr(rq); /* a higher class always preempts a lower one */
+	else if (p->sched_class == rq->curr->sched_class)
+		p->sched_class->check_preempt_curr(rq, p, wake_flags);
+}
+
 void move_queued_task(struct rq *src, struct rq *dst, struct task *p)
 {
 	deactivate_task(src, p, 0);
 	set_task_cpu(p, dst->cpu);
 	activate_task(dst, p, 0);
-	p->sched_class->check_preempt_curr(dst, p, 0);
+	check_preempt_curr(dst, p, 0); /* an idle dst must notice, whatever p's class */
 }
 
-static void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
+/* ---------------------------------------------------------------- classes */
+
+extern const struct sched_class *const __start_sched_classes[], *const __stop_sched_classes[];
+
+const struct sched_class *sched_class_list[SCHED_CLASSES_MAX + 3];
+const struct sched_class *sched_default_class = &fair_sched_class;
+
+static const char *sched_class_name = "fair";
+BOOT_OPTION_STRING(sched, "sched", &sched_class_name, NULL,
+		   "the scheduling class of new tasks: fair (CFS), or another registered class (rr)");
+
+const struct sched_class *sched_class_find(const char *name)
 {
-	if (rq->curr == rq->idle)
-		resched_curr(rq);
-	else if (p->sched_class == rq->curr->sched_class)
-		p->sched_class->check_preempt_curr(rq, p, wake_flags);
+	for (const struct sched_class *const *c = __start_sched_classes; c < __stop_sched_classes; c++)
+		if (strcmp((*c)->name, name) == 0)
+			return *c;
+	return NULL;
+}
+
+/* stop, then the registered classes by rank, then idle; sched= picks the default. */
+static void sched_classes_init(void)
+{
+	const struct sched_class *chosen = sched_class_find(sched_class_name);
+	u32 n = 0;
+
+	sched_class_list[n++] = &stop_sched_class;
+	for (const struct sched_class *const *c = __start_sched_classes;
+	     c < __stop_sched_classes && n <= SCHED_CLASSES_MAX; c++) {
+		u32 i = n++;
+
+		while (i > 1 && sched_class_list[i - 1]->rank > (*c)->rank) {
+			sched_class_list[i] = sched_class_list[i - 1];
+			i--;
+		}
+		sched_class_list[i] = *c;
+	}
+	sched_class_list[n++] = &idle_sched_class;
+	sched_class_list[n] = NULL;
+	if (!chosen) {
+		pr_warn("sched: no class '%s'; new tasks use fair\n", sched_class_name);
+		chosen = &fair_sched_class;
+	}
+	sched_default_class = chosen;
+	pr_info("scheduling classes:");
+	for (u32 i = 0; sched_class_list[i]; i++)
+		pr_cont(" %s", sched_class_list[i]->name);
+	pr_cont("; new tasks: %s\n", chosen->name);
 }
 
 /* ---------------------------------------------------------------- switching */
@@ -186,8 +236,8 @@ static void finish_task_switch(struct rq *rq, struct task *prev)
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	spin_unlock(&rq->lock);
 	if (dead) {
+		task_put(prev); /* before the wake-up: a reaper then holds the last reference */
 		wake_up_all(&task_exit_wq);
-		task_put(prev);
 	}
 }
 
@@ -195,7 +245,7 @@ static struct task *pick_next_task(struct rq *rq)
 {
 	const struct sched_class *class;
 
-	for_each_class(class) {
+	for_each_class (class) {
 		struct task *p = class->pick_next_task(rq);
 
 		if (p)
@@ -379,11 +429,12 @@ static void wake_up_new_task(struct task *p)
 static void task_init(struct task *t, const char *name, int nice)
 {
 	t->state = TASK_RUNNING;
-	t->sched_class = &fair_sched_class;
+	t->sched_class = sched_default_class;
 	t->nice = nice < NICE_MIN ? NICE_MIN : nice > NICE_MAX ? NICE_MAX : nice;
 	t->policy = SCHED_NORMAL;
 	t->pi_lock = (struct spinlock)SPINLOCK_INIT;
 	RB_CLEAR_NODE(&t->se.run_node);
+	list_init(&t->run_list);
 	list_init(&t->se.group_node);
 	cpumask_clear(&t->cpus_allowed);
 	for (u32 c = 0; c < nr_rqs; c++)
@@ -527,7 +578,9 @@ int task_reap(struct task *t)
 {
 	int code;
 
-	wait_event(&task_exit_wq, t->state == TASK_DEAD && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE));
+	/* Dead, switched away for good, and its own reference gone: ours is the last. */
+	wait_event(&task_exit_wq, t->state == TASK_DEAD && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE) &&
+					  __atomic_load_n(&t->refs, __ATOMIC_ACQUIRE) == 1);
 	code = t->exit_code;
 	task_put(t);
 	return code;
@@ -573,7 +626,8 @@ u64 task_sched_runtime(struct task *t)
 
 	if (task_running(rq, t)) {
 		update_rq_clock(rq);
-		fair_update_curr(rq); /* charge the time since its last accounting */
+		if (t->sched_class->update_curr)
+			t->sched_class->update_curr(rq); /* charge the time since its last accounting */
 	}
 	ns = t->se.sum_exec_runtime;
 	spin_unlock(&rq->lock);
@@ -744,6 +798,7 @@ static struct task *idle_task_create(u32 cpu)
 
 int sched_init(const struct machine *m)
 {
+	sched_classes_init();
 	for (u32 cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct rq *rq = kzalloc(sizeof(*rq));
 

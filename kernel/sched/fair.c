@@ -622,7 +622,8 @@ int fair_verify(struct rq *rq)
 
 const struct sched_class fair_sched_class = {
 	.name = "fair",
-	.next = &idle_sched_class,
+	.rank = 100,
+	.update_curr = fair_update_curr,
 	.enqueue_task = enqueue_task_fair,
 	.dequeue_task = dequeue_task_fair,
 	.yield_task = yield_task_fair,
@@ -638,3 +639,4 @@ const struct sched_class fair_sched_class = {
 	.idle_balance = idle_balance_fair,	 /* balance.c */
 	.trigger_balance = trigger_balance_fair, /* balance.c */
 };
+SCHED_CLASS_REGISTER(fair_sched_class);

@@ -37,7 +37,7 @@ static u32 select_task_rq_idle(struct task *p, int sd_flag, int wake_flags)
 
 const struct sched_class idle_sched_class = {
 	.name = "idle",
-	.next = NULL,
+	.rank = 1000,
 	.enqueue_task = enqueue_task_idle,
 	.dequeue_task = dequeue_task_idle,
 	.check_preempt_curr = check_preempt_curr_idle,

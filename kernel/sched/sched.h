@@ -94,8 +94,8 @@ struct rq {
  * do" except where marked required.
  */
 struct sched_class {
-	const char *name;
-	const struct sched_class *next; /* lower-priority class; NULL after idle */
+	const char *name; /* what sched= calls it */
+	int rank;	  /* lower runs first: stop 0, fair 100, idle 1000; a lab class picks its place */
 
 	/* Required. Makes p runnable on rq (p->on_rq set by the core). */
 	void (*enqueue_task)(struct rq *rq, struct task *p, int flags);
@@ -114,6 +114,8 @@ struct sched_class {
 	 * p->pi_lock held and no rq lock; reads the sched topology snapshot.
 	 */
 	u32 (*select_task_rq)(struct task *p, int sd_flag, int wake_flags);
+	/* Charges rq->curr (of this class) its runtime up to now; rq lock held. */
+	void (*update_curr)(struct rq *rq);
 	/* The tick hit while p (rq->curr) ran. */
 	void (*task_tick)(struct rq *rq, struct task *p);
 	/* A new task p is set up (before its first enqueue); no rq lock. */
@@ -134,9 +136,31 @@ extern const struct sched_class stop_sched_class;
 extern const struct sched_class fair_sched_class;
 extern const struct sched_class idle_sched_class;
 
-/* Highest-priority class first: stop (per-CPU migration threads), fair, idle. */
-#define sched_class_highest (&stop_sched_class)
-#define for_each_class(class) for (class = sched_class_highest; class; class = class->next)
+/*
+ * A policy class (fair, a lab's round-robin, an EEVDF variant...) is one
+ * file defining a struct sched_class and one line registering it:
+ *
+ *	SCHED_CLASS_REGISTER(rr_sched_class);
+ *
+ * sched_init() orders the registered classes by rank between stop and
+ * idle; `sched=NAME` chooses the class of new tasks (default: fair).
+ */
+#define SCHED_CLASS_REGISTER(cls)                                                  \
+	static const struct sched_class *const __sched_class_##cls __attribute__((used)) \
+	__attribute__((section("sched_classes"), aligned(8))) = &(cls)
+
+#define SCHED_CLASSES_MAX 8
+
+/* Every class, highest-priority first, stop ... idle; NULL-terminated. */
+extern const struct sched_class *sched_class_list[SCHED_CLASSES_MAX + 3];
+#define for_each_class(class) \
+	for (const struct sched_class *const *__c = sched_class_list; ((class) = *__c); __c++)
+
+/* The class new tasks get (sched=). */
+extern const struct sched_class *sched_default_class;
+
+/* A registered class by name, or NULL. */
+const struct sched_class *sched_class_find(const char *name);
 
 /* ---------------------------------------------------------------- runqueues */
 

@@ -87,7 +87,7 @@ static u32 select_task_rq_stop(struct task *p, int sd_flag, int wake_flags)
 
 const struct sched_class stop_sched_class = {
 	.name = "stop",
-	.next = &fair_sched_class,
+	.rank = 0,
 	.enqueue_task = enqueue_task_stop,
 	.dequeue_task = dequeue_task_stop,
 	.check_preempt_curr = check_preempt_curr_stop,

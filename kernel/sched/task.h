@@ -79,6 +79,9 @@ struct task {
 	volatile bool migration_pending; /* set_cpus_allowed() is moving it off a CPU it may not use */
 	struct spinlock pi_lock;	 /* serialises wake-ups of this task */
 	struct task_sched_stats stats;
+	struct list_head run_list;	 /* list-based classes' queue (rr.c), while queued */
+	u64 rr_slice_left;		 /* rr.c: ns left of its slice */
+	bool rr_queued;			 /* rr.c: enqueued in the class (running or waiting) */
 
 	/* Identity and life. */
 	int pid;

@@ -490,6 +490,16 @@ TESTS = USER_TESTS + [
                      lambda log, ctx: [] if log.count("RESULT name=select_task_rq") == 8 else
                      [f"expected 8 select_task_rq RESULT lines, got {log.count('RESULT name=select_task_rq')}"],
                      matches(r"RESULT name=context_switch cpu=1 switches=40000 value=[1-9]\d* unit=ns")]),
+    # A policy is a class: sched=rr gives every new task the round-robin class (kernel/sched/rr.c).
+    BootTest("sched-rr", "sched=rr: equal spinners share a CPU round-robin; threads live and die",
+             preset="2s", cmdline="sched=rr ktest=sched_share_one_cpu,sched_kthread_lifecycle,sched_affinity "
+                                  "sched_features=SCHED_VERIFY", icount=True,
+             checks=[has("scheduling classes: stop fair rr idle; new tasks: rr"),
+                     matches(r"KTEST summary: 3 passed, 0 failed, 0 skipped"), lacks("FAIL"),
+                     matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
+    BootTest("sched-rr-user", "sched=rr runs user programs: t_thread's pthreads and futexes",
+             preset="2s", cmdline="sched=rr init=/tests/t_thread", user=True, timeout=300,
+             checks=[same_as_host("t_thread"), has("new tasks: rr")]),
     BootTest("ktest-all-2s16", "every in-kernel test passes on 16 CPUs (scheduler and live topology rebuilds)",
              preset="2s16", cmdline="ktest=all schedstat sched_features=SCHED_VERIFY", icount=True,
              checks=[matches(r"KTEST summary: [1-9]\d* passed, 0 failed"), lacks("FAIL"),

@@ -145,8 +145,13 @@ void bsim_switch_on(u32 cpu)
 	if (prev->state != TASK_RUNNING && prev != rq->idle)
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 	prev->sched_class->put_prev_task(rq, prev);
-	for (const struct sched_class *c = &stop_sched_class; c && !next; c = c->next)
+	const struct sched_class *c;
+
+	for_each_class (c) {
 		next = c->pick_next_task(rq);
+		if (next)
+			break;
+	}
 	rq->need_resched = false;
 	prev->on_cpu = 0;
 	next->on_cpu = 1;

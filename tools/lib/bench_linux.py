@@ -1,0 +1,300 @@
+"""Linux as a peer: a Linux guest built from Debian packages, run on the same QEMU machine.
+
+The kernel comes from Debian's linux-image-amd64 metapackage: its
+dependency names the real package (linux-image-<abi>-amd64), which is
+downloaded with `apt-get download` and unpacked, not installed; only its
+boot/ files are taken. The compressed bzImage is unpacked again into the
+ELF vmlinux, which QEMU boots directly through the PVH entry point: that
+skips the decompressor, about 6 s per boot under TCG. The initramfs (cpio
+newc, gzip) holds busybox-static's busybox, the workload binaries (the same
+static musl files Fulcrum runs) and a small /init that runs the command
+line given after "--" on the kernel command line, reports its end in the
+words of Fulcrum's init and powers off; it prints /proc/schedstat before and
+after the workload, so the harness can take the boot's share out.
+
+Everything lands in the cache directory (build/linux/ by default) and is
+reused: the network is only needed the first time.
+"""
+import gzip
+import hashlib
+import io
+import json
+import lzma
+import os
+import re
+import stat
+import struct
+import subprocess
+import tarfile
+
+META_PACKAGE = "linux-image-amd64"
+BUSYBOX_PACKAGE = "busybox-static"
+
+# The kernel command line besides the workload: the serial console, no boot chatter,
+# exit on panic (-no-reboot ends QEMU); schedstats counts the balancer's moves.
+# mitigations=off: Fulcrum has no Spectre/Meltdown mitigations either, so system
+# calls and switches pay the same kind of cost on both kernels.
+LINUX_APPEND = "console=ttyS0 quiet panic=-1 schedstats=enable mitigations=off"
+
+INIT_SCRIPT = """#!/bin/sh
+# The Linux guest's /init, written by tools/bench (tools/lib/bench_linux.py):
+# run the workload given after "--" on the kernel command line, say how it
+# ended in the words of Fulcrum's init, power off. /proc/schedstat is printed
+# before and after, so the harness counts the workload's part only.
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+echo "bench-init: Linux $(uname -r), $(nproc) CPUs online: $*"
+if [ $# -eq 0 ]; then
+	echo "bench-init: no workload after -- on the kernel command line"
+	poweroff -f
+fi
+cat /proc/schedstat
+"$@"
+status=$?
+if [ $status -gt 128 ]; then
+	echo "init: $1 killed by signal $((status - 128))"
+else
+	echo "init: $1 exited with status $status"
+fi
+cat /proc/schedstat
+poweroff -f
+"""
+
+
+class LinuxUnavailable(Exception):
+    """The Linux guest cannot be built (no network, no apt, ...); says why."""
+
+
+def _run(argv, cwd=None, what=None):
+    p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        errors = [ln for ln in (p.stderr + p.stdout).splitlines() if not ln.startswith("W:")]
+        raise LinuxUnavailable(f"{what or ' '.join(argv)} failed (exit {p.returncode}): "
+                               + (" ".join(errors[-2:]) or "no message"))
+    return p.stdout
+
+
+def apt_download(package, directory):
+    """`apt-get download package` into directory; returns the .deb's path."""
+    os.makedirs(directory, exist_ok=True)
+    before = set(os.listdir(directory))
+    try:
+        _run(["apt-get", "download", package], cwd=directory,
+             what=f"apt-get download {package} (no network, or no Debian package lists?)")
+    except FileNotFoundError:
+        raise LinuxUnavailable("apt-get not found: the Linux guest is built from Debian packages") from None
+    new = [f for f in set(os.listdir(directory)) - before if f.endswith(".deb")]
+    mine = [f for f in os.listdir(directory) if f.startswith(package + "_") and f.endswith(".deb")]
+    found = sorted(new) or sorted(mine)
+    if not found:
+        raise LinuxUnavailable(f"apt-get download {package} left no .deb in {directory}")
+    return os.path.join(directory, found[-1])
+
+
+def real_kernel_package(depends):
+    """The linux-image-<abi>-amd64 package a metapackage's Depends field names."""
+    for alt in re.split(r"[,|]", depends):
+        name = alt.strip().split(" ")[0]
+        if re.fullmatch(r"linux-image-\d[\w.+-]*-amd64(-unsigned)?", name):
+            return name
+    raise LinuxUnavailable(f"{META_PACKAGE}'s Depends names no linux-image-<version>-amd64: {depends!r}")
+
+
+def deb_field(deb, name):
+    return _run(["dpkg-deb", "-f", deb, name]).strip()
+
+
+def extract_files(deb, directory, prefix):
+    """The package's regular files under prefix (e.g. "boot/") into directory, flat; the
+    rest stays packed (the kernel's modules: a guest without devices needs none)."""
+    os.makedirs(directory, exist_ok=True)
+    proc = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb], stdout=subprocess.PIPE)
+    found = []
+    with tarfile.open(fileobj=proc.stdout, mode="r|*") as tar:
+        for member in tar:
+            name = member.name.lstrip("./")
+            if name.startswith(prefix) and member.isfile():
+                data = tar.extractfile(member).read()
+                path = os.path.join(directory, os.path.basename(name))
+                with open(path, "wb") as f:
+                    f.write(data)
+                found.append(path)
+    proc.wait()
+    if proc.returncode != 0:
+        raise LinuxUnavailable(f"dpkg-deb --fsys-tarfile {deb} failed")
+    return found
+
+
+# Magic numbers of the compressed payload inside a bzImage, and how to unpack each.
+PAYLOADS = ((b"\xfd7zXZ\x00", "xz"), (b"\x1f\x8b\x08", "gzip"))
+
+
+def unpack_vmlinux(vmlinuz):
+    """The ELF kernel inside a bzImage (xz or gzip payload), or None if none is found."""
+    with open(vmlinuz, "rb") as f:
+        blob = f.read()
+    for magic, kind in PAYLOADS:
+        start = blob.find(magic)
+        while start >= 0:
+            try:
+                if kind == "xz":
+                    out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(blob[start:])
+                else:
+                    out = gzip.GzipFile(fileobj=io.BytesIO(blob[start:])).read()
+            except (lzma.LZMAError, OSError, EOFError):
+                out = b""
+            if out.startswith(b"\x7fELF"):
+                return out
+            start = blob.find(magic, start + 1)
+    return None
+
+
+def has_pvh_note(elf):
+    """True if the ELF kernel has Xen's PHYS32_ENTRY note (type 18), which QEMU needs to
+    boot it with -kernel."""
+    if elf[:4] != b"\x7fELF" or elf[4] != 2:  # 64-bit
+        return False
+    phoff, = struct.unpack_from("<Q", elf, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", elf, 0x36)
+    for i in range(phnum):
+        p_type, _, p_offset, _, _, p_filesz = struct.unpack_from("<IIQQQQ", elf, phoff + i * phentsize)
+        if p_type != 4:  # PT_NOTE
+            continue
+        off, end = p_offset, p_offset + p_filesz
+        while off + 12 <= end:
+            namesz, descsz, ntype = struct.unpack_from("<III", elf, off)
+            name = elf[off + 12:off + 12 + namesz].rstrip(b"\0")
+            if name == b"Xen" and ntype == 18:
+                return True
+            off += 12 + (namesz + 3) // 4 * 4 + (descsz + 3) // 4 * 4
+    return False
+
+
+def ensure_kernel(cache, refresh=False, say=print):
+    """The Linux kernel to boot, downloading and unpacking it on first use. Returns a dict:
+    package, version, uname (the release), kernel (the file for -kernel), how ("pvh" or
+    "bzimage")."""
+    info_path = os.path.join(cache, "kernel.json")
+    if not refresh and os.path.exists(info_path):
+        with open(info_path) as f:
+            info = json.load(f)
+        if os.path.exists(info.get("kernel", "")):
+            return info
+    debs = os.path.join(cache, "debs")
+    say(f"bench: fetching Debian's {META_PACKAGE} (apt-get download) into {debs}")
+    meta = apt_download(META_PACKAGE, debs)
+    package = real_kernel_package(deb_field(meta, "Depends"))
+    deb = apt_download(package, debs)
+    version = deb_field(deb, "Version")
+    say(f"bench: unpacking {os.path.basename(deb)} (boot files only)")
+    files = extract_files(deb, os.path.join(cache, "boot"), "boot/")
+    vmlinuz = next((f for f in files if os.path.basename(f).startswith("vmlinuz-")), None)
+    if not vmlinuz:
+        raise LinuxUnavailable(f"{package} has no boot/vmlinuz-*")
+    uname = os.path.basename(vmlinuz)[len("vmlinuz-"):]
+    kernel, how = vmlinuz, "bzimage"
+    elf = unpack_vmlinux(vmlinuz)
+    if elf and has_pvh_note(elf):
+        kernel, how = os.path.join(cache, "boot", f"vmlinux-{uname}"), "pvh"
+        with open(kernel, "wb") as f:
+            f.write(elf)
+    info = {"package": package, "version": version, "uname": uname, "kernel": kernel, "how": how,
+            "vmlinuz": vmlinuz}
+    with open(info_path, "w") as f:
+        json.dump(info, f, indent=1)
+    return info
+
+
+def ensure_busybox(cache, refresh=False, say=print):
+    """busybox-static's static busybox (only bin/busybox is unpacked), in cache/bin/."""
+    path = os.path.join(cache, "bin", "busybox")
+    if os.path.exists(path) and not refresh:
+        return path
+    say(f"bench: fetching Debian's {BUSYBOX_PACKAGE} (apt-get download)")
+    deb = apt_download(BUSYBOX_PACKAGE, os.path.join(cache, "debs"))
+    extract_files(deb, os.path.join(cache, "bin"), "bin/busybox")
+    if not os.path.exists(path):
+        raise LinuxUnavailable(f"{os.path.basename(deb)} has no bin/busybox")
+    os.chmod(path, 0o755)
+    return path
+
+
+# ------------------------------------------------------------------ the initramfs
+
+def _newc_entry(ino, name, mode, data):
+    name_b = name.encode() + b"\0"
+    fields = (ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name_b), 0)
+    head = b"070701" + b"".join(b"%08X" % v for v in fields) + name_b
+    head += b"\0" * (-len(head) % 4)
+    return head + data + b"\0" * (-len(data) % 4)
+
+
+def cpio_newc(entries):
+    """A cpio newc archive of (name, mode, data) entries (directories: data b"", symlinks:
+    data = the target), owner root, mtime 0: the same input gives the same bytes."""
+    out = [_newc_entry(i, name, mode, data) for i, (name, mode, data) in enumerate(entries, 1)]
+    out.append(_newc_entry(0, "TRAILER!!!", 0, b""))
+    blob = b"".join(out)
+    return blob + b"\0" * (-len(blob) % 512)
+
+
+def initramfs_entries(busybox, programs):
+    """The archive's entries: /bin/busybox, /bin/sh, the programs (name -> path) under
+    /bin, the mount points and /init."""
+    def read(path):
+        with open(path, "rb") as f:
+            return f.read()
+    d, x = stat.S_IFDIR | 0o755, stat.S_IFREG | 0o755
+    entries = [(n, d, b"") for n in ("bin", "dev", "proc", "sys", "tmp")]
+    entries += [("bin/busybox", x, read(busybox)), ("bin/sh", stat.S_IFLNK | 0o777, b"busybox")]
+    for name in sorted(programs):
+        entries.append((f"bin/{name}", x, read(programs[name])))
+    entries.append(("init", x, INIT_SCRIPT.encode()))
+    return entries
+
+
+def build_initramfs(cache, busybox, bin_dir):
+    """cache/initramfs-<hash>.gz with busybox and every program in bin_dir (build/user/bin);
+    rebuilt only when one of them changes. Returns its path."""
+    programs = {}
+    for name in sorted(os.listdir(bin_dir)) if os.path.isdir(bin_dir) else []:
+        path = os.path.join(bin_dir, name)
+        # Fulcrum's own shell stays out: busybox is the guest's sh.
+        if os.path.isfile(path) and os.access(path, os.X_OK) and "." not in name and \
+                name not in ("busybox", "sh"):
+            programs[name] = path
+    entries = initramfs_entries(busybox, programs)
+    h = hashlib.sha1()
+    for name, mode, data in entries:
+        h.update(name.encode() + b"\0" + str(mode).encode() + b"\0" + hashlib.sha1(data).digest())
+    out = os.path.join(cache, f"initramfs-{h.hexdigest()[:12]}.gz")
+    if not os.path.exists(out):
+        for old in os.listdir(cache):  # an older build's
+            if old.startswith("initramfs-") and old.endswith(".gz"):
+                os.unlink(os.path.join(cache, old))
+        blob = gzip.compress(cpio_newc(entries), compresslevel=6, mtime=0)
+        with open(out + ".tmp", "wb") as f:
+            f.write(blob)
+        os.replace(out + ".tmp", out)
+    return out, sorted(programs)
+
+
+def append_line(command, extra=""):
+    """The kernel command line for one run: the fixed part, extra, then -- and the workload."""
+    return " ".join(x for x in (LINUX_APPEND, extra.strip(), "--", command) if x)
+
+
+def qemu_argv(run_argv, kernel, initramfs, append):
+    """A Fulcrum QEMU command line (qemu_machine.Run.argv()) turned into the Linux guest's:
+    the same machine, memory and accelerator, -kernel/-initrd/-append instead of the ISO."""
+    argv = list(run_argv)
+    i = argv.index("-cdrom")
+    del argv[i:i + 2]
+    if "-boot" in argv:
+        j = argv.index("-boot")
+        del argv[j:j + 2]
+    return argv[:i] + ["-kernel", kernel, "-initrd", initramfs, "-append", append] + argv[i:]
