@@ -293,6 +293,8 @@ static void __schedule(bool preempt)
 		return;
 	}
 	note_picked(rq, next);
+	if (prev->on_rq && prev != rq->idle)
+		note_queued(rq, prev); /* preempted, still runnable: from now on it waits (Linux's sched_info_switch) */
 	rq->nr_switches++;
 	rq->curr = next;
 	rq->prev_task = prev;
