@@ -63,7 +63,16 @@ u32 sched_nr_cpus(void)
 
 struct task *current_task(void)
 {
-	return this_rq()->curr;
+	/*
+	 * Interrupts off between reading the CPU and its rq->curr: a task
+	 * preempted and moved in between would read another CPU's current
+	 * task (system calls run preemptible).
+	 */
+	unsigned long flags = arch_irq_save();
+	struct task *t = this_rq()->curr;
+
+	arch_irq_restore(flags);
+	return t;
 }
 
 void update_rq_clock(struct rq *rq)
