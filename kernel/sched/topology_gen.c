@@ -152,8 +152,9 @@ static void reclaim_locked(void)
 
 		if (grace_period_over(r)) {
 			*pp = r->retired_next;
-			__atomic_store_n(&nr_retired, nr_retired - 1, __ATOMIC_RELAXED);
 			sched_topology_free(r);
+			/* After the free: a waiter that sees 0 pending finds the memory back. */
+			__atomic_store_n(&nr_retired, nr_retired - 1, __ATOMIC_RELEASE);
 		} else {
 			pp = &r->retired_next;
 		}
@@ -263,7 +264,7 @@ void sched_topology_cpu_offline(u32 cpu)
 
 u32 sched_topology_pending(void)
 {
-	return __atomic_load_n(&nr_retired, __ATOMIC_RELAXED);
+	return __atomic_load_n(&nr_retired, __ATOMIC_ACQUIRE);
 }
 
 void sched_topology_reset_for_tests(void)
