@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../common/child.h"
+#include "../common/rawio.h"
 #include "../common/rawsys.h"
 #include "../common/report.h"
 
@@ -44,42 +45,6 @@ static long mono_ms(void)
 	return ts.tv_sec * 1000 + ts.tv_nsec / NSEC_PER_MSEC;
 }
 
-/* Writes all of buf, retrying short writes; 0 or a negative errno. */
-static long write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		long n = raw3(SYS_write, fd, p, len);
-		if (n == -EINTR)
-			continue;
-		if (n <= 0)
-			return n ? n : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* Reads exactly len bytes unless EOF comes first; bytes read or a negative errno. */
-static long read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	size_t got = 0;
-
-	while (got < len) {
-		long n = raw3(SYS_read, fd, p + got, len - got);
-		if (n == -EINTR)
-			continue;
-		if (n < 0)
-			return n;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (long)got;
-}
-
 /* Tops up a non-blocking pipe a byte at a time until it is full; bytes written. */
 static long fill_bytewise(int fd)
 {
@@ -104,9 +69,9 @@ static const char *ping_pong(void)
 		unsigned v;
 		raw1(SYS_close, down[1]);
 		raw1(SYS_close, up[0]);
-		while (read_full(down[0], &v, sizeof(v)) == sizeof(v)) {
+		while (raw_read_full(down[0], &v, sizeof(v)) == sizeof(v)) {
 			v = v * 3 + 1;
-			if (write_all(up[1], &v, sizeof(v)))
+			if (raw_write_all(up[1], &v, sizeof(v)))
 				_exit(1);
 		}
 		_exit(0);
@@ -115,8 +80,8 @@ static const char *ping_pong(void)
 	raw1(SYS_close, up[1]);
 	for (unsigned i = 0; i < 200; i++) {
 		unsigned v = i;
-		EXPECT_EQ(write_all(down[1], &v, sizeof(v)), 0);
-		EXPECT_EQ(read_full(up[0], &v, sizeof(v)), sizeof(v));
+		EXPECT_EQ(raw_write_all(down[1], &v, sizeof(v)), 0);
+		EXPECT_EQ(raw_read_full(up[0], &v, sizeof(v)), sizeof(v));
 		EXPECT(v == i * 3 + 1, "round %u: got %u", i, v);
 	}
 	raw1(SYS_close, down[1]);
@@ -190,7 +155,7 @@ static const char *writer_exit_eof(void)
 		_exit(0); /* exit closes the write end */
 	}
 	raw1(SYS_close, p[1]);
-	EXPECT_EQ(read_full(p[0], buf, sizeof(buf)), 3);
+	EXPECT_EQ(raw_read_full(p[0], buf, sizeof(buf)), 3);
 	EXPECT_EXITED(child_wait(pid), 0);
 	raw1(SYS_close, p[0]);
 	return NULL;
@@ -279,7 +244,7 @@ static const char *blocked_writer_epipe(void)
 	}
 	raw1(SYS_close, p[1]);
 	char buf[100];
-	EXPECT_EQ(read_full(p[0], buf, sizeof(buf)), sizeof(buf));
+	EXPECT_EQ(raw_read_full(p[0], buf, sizeof(buf)), sizeof(buf));
 	raw2(SYS_nanosleep, TS(0, 5 * NSEC_PER_MSEC), 0);
 	raw1(SYS_close, p[0]);
 	EXPECT_EXITED(child_wait(pid), 0);
@@ -383,7 +348,7 @@ static const char *pipe_buf_atomic(void)
 	unsigned char rec[REC_SIZE];
 	int records = 0;
 	long n;
-	while ((n = read_full(p[0], rec, sizeof(rec))) == REC_SIZE) {
+	while ((n = raw_read_full(p[0], rec, sizeof(rec))) == REC_SIZE) {
 		int id = rec[0];
 		EXPECT(id >= 1 && id <= REC_WRITERS, "record %d: writer id %d", records, id);
 		for (int i = 2; i < REC_SIZE; i++)
@@ -559,7 +524,7 @@ static const char *bulk_1mib(void)
 								       : (long)sizeof(buf);
 			for (long i = 0; i < n; i++)
 				buf[i] = stream_byte(&s);
-			if (write_all(p[1], buf, (size_t)n))
+			if (raw_write_all(p[1], buf, (size_t)n))
 				_exit(1);
 			sent += n;
 		}

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../common/child.h"
+#include "../common/rawio.h"
 #include "../common/rawsys.h"
 #include "../common/report.h"
 
@@ -42,40 +43,6 @@ static void set_sigpipe(void (*fn)(int))
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = fn;
 	sigaction(SIGPIPE, &sa, NULL);
-}
-
-static long write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		long n = raw3(SYS_write, fd, p, len);
-		if (n == -EINTR)
-			continue;
-		if (n <= 0)
-			return n ? n : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static long read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	size_t got = 0;
-
-	while (got < len) {
-		long n = raw3(SYS_read, fd, p + got, len - got);
-		if (n == -EINTR)
-			continue;
-		if (n < 0)
-			return n;
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	return (long)got;
 }
 
 static int poll1(int fd, short events, int timeout)
@@ -113,7 +80,7 @@ static const char *send_recv(void)
 	EXPECT_EQ(SEND(sv[0], "hello ", 6, 0), 6);
 	EXPECT_EQ(SEND(sv[0], "world", 5, 0), 5);
 	/* a stream: the two sends may come back as one */
-	EXPECT_EQ(read_full(sv[1], buf, 11), 11);
+	EXPECT_EQ(raw_read_full(sv[1], buf, 11), 11);
 	EXPECT(memcmp(buf, "hello world", 11) == 0, "got \"%.11s\"", buf);
 	EXPECT_EQ(SEND(sv[1], "x", 1, 0), 1);
 	EXPECT_EQ(RECV(sv[0], buf, sizeof(buf), 0), 1);
@@ -176,7 +143,7 @@ static const char *ping_pong(void)
 	if (pid == 0) {
 		unsigned v;
 		raw1(SYS_close, sv[0]);
-		while (read_full(sv[1], &v, sizeof(v)) == sizeof(v)) {
+		while (raw_read_full(sv[1], &v, sizeof(v)) == sizeof(v)) {
 			v = v * 5 + 2;
 			if (SEND(sv[1], &v, sizeof(v), 0) != sizeof(v))
 				_exit(1);
@@ -187,7 +154,7 @@ static const char *ping_pong(void)
 	for (unsigned i = 0; i < 200; i++) {
 		unsigned v = i;
 		EXPECT_EQ(SEND(sv[0], &v, sizeof(v), 0), sizeof(v));
-		EXPECT_EQ(read_full(sv[0], &v, sizeof(v)), sizeof(v));
+		EXPECT_EQ(raw_read_full(sv[0], &v, sizeof(v)), sizeof(v));
 		EXPECT(v == i * 5 + 2, "round %u: got %u", i, v);
 	}
 	raw1(SYS_close, sv[0]);
@@ -206,12 +173,12 @@ static const char *shutdown_wr(void)
 	EXPECT_EQ(SEND(sv[0], "last", 4, 0), 4);
 	EXPECT_EQ(raw2(SYS_shutdown, sv[0], SHUT_WR), 0);
 	/* the peer reads what was sent, then EOF */
-	EXPECT_EQ(read_full(sv[1], buf, 4), 4);
+	EXPECT_EQ(raw_read_full(sv[1], buf, 4), 4);
 	EXPECT_EQ(RECV(sv[1], buf, sizeof(buf), 0), 0);
 	EXPECT_EQ(poll1(sv[1], POLLIN, 0), POLLIN);
 	/* the other direction still works */
 	EXPECT_EQ(SEND(sv[1], "back", 4, 0), 4);
-	EXPECT_EQ(read_full(sv[0], buf, 4), 4);
+	EXPECT_EQ(raw_read_full(sv[0], buf, 4), 4);
 	/* and writing to a shut-down direction is EPIPE */
 	EXPECT_ERR(SEND(sv[0], "x", 1, MSG_NOSIGNAL), EPIPE);
 	close2(sv);
@@ -243,7 +210,7 @@ static const char *close_eof_epipe(void)
 	MAKE_PAIR(sv);
 	EXPECT_EQ(SEND(sv[1], "bye", 3, 0), 3);
 	raw1(SYS_close, sv[1]);
-	EXPECT_EQ(read_full(sv[0], buf, 3), 3);
+	EXPECT_EQ(raw_read_full(sv[0], buf, 3), 3);
 	EXPECT_EQ(RECV(sv[0], buf, sizeof(buf), 0), 0);
 	EXPECT_EQ(raw3(SYS_read, sv[0], buf, sizeof(buf)), 0);
 	EXPECT_ERR(SEND(sv[0], "x", 1, MSG_NOSIGNAL), EPIPE);
@@ -425,7 +392,7 @@ static int send_stream(int fd, uint32_t seed)
 							       : (long)sizeof(buf);
 		for (long i = 0; i < n; i++)
 			buf[i] = stream_byte(&seed);
-		if (write_all(fd, buf, (size_t)n))
+		if (raw_write_all(fd, buf, (size_t)n))
 			return 1;
 		sent += n;
 	}
@@ -503,7 +470,7 @@ static int hb_sender(int id, const int *wr_fds)
 	memset(msg, id, sizeof(msg));
 	for (int l = 0; l < HB_LOOPS; l++)
 		for (int r = 0; r < HB_FDS; r++)
-			if (write_all(wr_fds[r], msg, sizeof(msg)))
+			if (raw_write_all(wr_fds[r], msg, sizeof(msg)))
 				return 1;
 	return 0;
 }
