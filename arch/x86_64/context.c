@@ -38,6 +38,17 @@ void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(
 	ctx->fs_base = 0;
 }
 
+_Static_assert(__builtin_offsetof(struct cpu_local, ctx) == CPU_LOCAL_CTX, "cpu_local layout");
+
+struct arch_context *arch_current_context(void)
+{
+	struct arch_context *ctx;
+
+	/* A single GS-relative load: no window for a migration between CPU and slot. */
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(ctx) : "i"(CPU_LOCAL_CTX));
+	return ctx;
+}
+
 void arch_context_switch(struct arch_context *prev, struct arch_context *next)
 {
 	struct cpu_local *c = this_cpu_local();

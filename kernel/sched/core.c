@@ -63,16 +63,15 @@ u32 sched_nr_cpus(void)
 
 struct task *current_task(void)
 {
-	/*
-	 * Interrupts off between reading the CPU and its rq->curr: a task
-	 * preempted and moved in between would read another CPU's current
-	 * task (system calls run preemptible).
-	 */
-	unsigned long flags = arch_irq_save();
-	struct task *t = this_rq()->curr;
+	struct arch_context *ctx = arch_current_context();
 
-	arch_irq_restore(flags);
-	return t;
+	/*
+	 * Nothing switched to yet: this CPU still runs the code that booted
+	 * it, which is its idle task and never moves to another CPU.
+	 */
+	if (!ctx)
+		return this_rq()->idle;
+	return container_of(ctx, struct task, ctx);
 }
 
 void update_rq_clock(struct rq *rq)

@@ -36,4 +36,12 @@ void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(
  */
 void arch_context_switch(struct arch_context *prev, struct arch_context *next);
 
+/*
+ * The context last switched to on this CPU, i.e. the running task's; NULL
+ * before the CPU's first switch. One per-CPU load, so it is right even
+ * with preemption on: a task moved to another CPU reads that CPU's slot,
+ * which by then holds its own context again.
+ */
+struct arch_context *arch_current_context(void);
+
 #endif
