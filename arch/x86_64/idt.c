@@ -20,6 +20,7 @@ struct idt_gate {
 _Static_assert(sizeof(struct idt_gate) == 16, "IDT gate layout");
 
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
+#define GATE_DPL3 0x60	   /* ring 3 may raise it with an int instruction */
 
 extern const u64 isr_stub_table[256];
 static struct idt_gate idt[256] __aligned(16);
@@ -51,5 +52,8 @@ void idt_init(void)
 	idt[X86_DF].ist = IST_DOUBLE_FAULT;
 	idt[X86_NMI].ist = IST_NMI;
 	idt[X86_MC].ist = IST_MACHINE_CHECK;
+	/* int3 and into from user code are #BP and #OF (SIGTRAP, SIGSEGV), as on Linux, not #GP. */
+	idt[X86_BP].type_attr |= GATE_DPL3;
+	idt[X86_OF].type_attr |= GATE_DPL3;
 	idt_load();
 }

@@ -61,6 +61,7 @@ enum {
 
 /* Wait statuses: exit(code) is code << 8, death by a signal is the signal. */
 #define EXITED(code) ((code) << 8)
+#define UT_SIGTRAP 5
 #define UT_SIGILL 4
 #define UT_SIGFPE 8
 #define UT_SIGSEGV 11
@@ -399,8 +400,7 @@ static const struct fault_case fault_cases[] = {
 	{ "hlt", utp_hlt, utp_hlt_end, UT_SIGSEGV, 0 },
 	{ "read kernel memory", utp_read_kernel, utp_read_kernel_end, UT_SIGSEGV, 0 },
 	{ "divide by zero", utp_divide, utp_divide_end, UT_SIGFPE, 0 },
-	/* #GP, not #BP, while the IDT's vector-3 gate has DPL 0 (Linux: DPL 3, SIGTRAP). */
-	{ "int3", utp_int3, utp_int3_end, UT_SIGSEGV, 0 },
+	{ "int3", utp_int3, utp_int3_end, UT_SIGTRAP, 0 }, /* vector 3's gate has DPL 3 */
 	{ "non-canonical rip", utp_ud2, utp_ud2_end, UT_SIGSEGV, 0x800000000000UL },
 };
 

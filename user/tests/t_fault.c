@@ -30,6 +30,8 @@ static const struct {
 	{ "write-ro", SIGSEGV },    /* store into this program's own code */
 	{ "kernel-read", SIGSEGV }, /* load from the kernel half */
 	{ "priv", SIGSEGV },	    /* a privileged instruction (hlt) in ring 3: #GP */
+	{ "int3", SIGTRAP },	    /* a breakpoint with no debugger: #BP */
+	{ "int-n", SIGSEGV },	    /* int $0x81: a gate ring 3 may not use, #GP */
 };
 
 #define NMODES ((int)(sizeof(modes) / sizeof(modes[0])))
@@ -62,6 +64,10 @@ static void do_fault(const char *mode)
 		(void)*(volatile long *)BAD_PTR_KERNEL;
 	} else if (strcmp(mode, "priv") == 0) {
 		__asm__ volatile("hlt");
+	} else if (strcmp(mode, "int3") == 0) {
+		__asm__ volatile("int3");
+	} else if (strcmp(mode, "int-n") == 0) {
+		__asm__ volatile("int $0x81");
 	}
 }
 
