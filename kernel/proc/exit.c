@@ -23,6 +23,7 @@
 #include "proc/proc_internal.h"
 #include "proc/signal.h"
 #include "proc/syscall.h"
+#include "proc/sys_info.h"
 #include "sched/sched.h"
 
 #define WNOHANG 1
@@ -122,7 +123,9 @@ void thread_exit(int status)
 	}
 	irq = spin_lock_irqsave(&proc_lock);
 	thread_unlink_locked(p, t);
-	p->dead_threads_runtime += task_sched_runtime(t);
+	p->dead_threads.runtime_ns += task_sched_runtime(t);
+	p->dead_threads.nvcsw += t->stats.nr_voluntary_switches;
+	p->dead_threads.nivcsw += t->stats.nr_involuntary_switches;
 	last = p->nr_threads == 0;
 	spin_unlock_irqrestore(&proc_lock, irq);
 
@@ -202,13 +205,6 @@ SYSCALL_DEFINE1(exit_group, int);
 
 /* ---------------------------------------------------------------- wait4 */
 
-/* Linux's struct rusage (x86-64): two timevals then fourteen longs. */
-struct k_rusage {
-	long utime_sec, utime_usec, stime_sec, stime_usec;
-	long maxrss, ixrss, idrss, isrss, minflt, majflt, nswap, inblock, oublock, msgsnd,
-		msgrcv, nsignals, nvcsw, nivcsw;
-};
-
 static bool wait_matches(const struct process *c, int pid)
 {
 	return pid <= 0 || c->pid == pid; /* no process groups: 0 and < -1 mean any child */
@@ -234,13 +230,17 @@ static struct process *take_zombie_locked(struct process *self, int pid, bool *a
 	return NULL;
 }
 
-static int put_rusage(struct k_rusage *ur, u64 runtime_ns, u64 max_rss_pages)
+/* wait4's rusage: the child's threads and what it had reaped, as Linux's RUSAGE_BOTH. */
+static int put_rusage(struct k_rusage *ur, const struct process *c)
 {
-	struct k_rusage ru = { 0 };
+	struct cpu_totals t = {
+		.runtime_ns = c->dead_threads.runtime_ns + c->reaped.runtime_ns,
+		.nvcsw = c->dead_threads.nvcsw + c->reaped.nvcsw,
+		.nivcsw = c->dead_threads.nivcsw + c->reaped.nivcsw,
+	};
+	struct k_rusage ru;
 
-	ru.utime_sec = (long)(runtime_ns / 1000000000);
-	ru.utime_usec = (long)(runtime_ns % 1000000000 / 1000);
-	ru.maxrss = (long)(max_rss_pages * 4);
+	rusage_fill(&ru, &t, MAX(c->max_rss_pages, c->children_max_rss_pages));
 	return copy_to_user(ur, &ru, sizeof(ru));
 }
 
@@ -270,13 +270,15 @@ static long sys_wait4(int pid, int *ustatus, int options, struct k_rusage *urusa
 	}
 	if (!c)
 		return !any ? -ECHILD : (options & WNOHANG) ? 0 : -ERESTARTSYS;
-	self->children_runtime += c->dead_threads_runtime + c->children_runtime;
+	self->reaped.runtime_ns += c->dead_threads.runtime_ns + c->reaped.runtime_ns;
+	self->reaped.nvcsw += c->dead_threads.nvcsw + c->reaped.nvcsw;
+	self->reaped.nivcsw += c->dead_threads.nivcsw + c->reaped.nivcsw;
 	if (c->max_rss_pages > self->children_max_rss_pages)
 		self->children_max_rss_pages = c->max_rss_pages;
 	ret = c->pid;
 	if (ustatus && copy_to_user(ustatus, &c->exit_status, sizeof(int)))
 		ret = -EFAULT;
-	else if (urusage && put_rusage(urusage, c->dead_threads_runtime, c->max_rss_pages))
+	else if (urusage && put_rusage(urusage, c))
 		ret = -EFAULT;
 	process_put(c);
 	return ret;

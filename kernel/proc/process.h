@@ -21,6 +21,7 @@
 #include "lib/list.h"
 #include "lib/spinlock.h"
 #include "lib/types.h"
+#include "proc/sys_info.h"
 #include "sched/task.h"
 #include "sched/wait.h"
 
@@ -72,9 +73,9 @@ struct process {
 	struct k_sigaction action[NSIG];
 	sigset_t shared_pending;   /* sent to the process: any thread not blocking it takes it */
 
-	/* Accounting: CPU time of exited threads and reaped children (ns). */
-	u64 dead_threads_runtime;
-	u64 children_runtime;
+	/* Accounting: exited threads' and reaped children's (theirs and their children's). */
+	struct cpu_totals dead_threads;
+	struct cpu_totals reaped;
 	u64 max_rss_pages, children_max_rss_pages;
 	u64 start_ns;
 };

@@ -337,7 +337,7 @@ void signal_child_exited(struct process *parent, struct process *child)
 {
 	struct k_siginfo info;
 	int code, status;
-	u64 ticks = child->dead_threads_runtime / SIGINFO_TICK_NS;
+	u64 ticks = child->dead_threads.runtime_ns / SIGINFO_TICK_NS;
 
 	if (!child->exit_signal)
 		return;

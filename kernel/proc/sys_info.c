@@ -32,8 +32,7 @@ void process_cpu_totals(struct process *p, struct cpu_totals *out)
 	unsigned long flags = spin_lock_irqsave(&proc_lock);
 	struct list_head *pos;
 
-	out->runtime_ns = p->dead_threads_runtime;
-	out->nvcsw = out->nivcsw = 0;
+	*out = p->dead_threads;
 	list_for_each (pos, &p->threads) {
 		struct task *t = list_entry(pos, struct task, thread_node);
 
@@ -109,8 +108,8 @@ static u64 current_max_rss_pages(struct process *p)
 /*
  * RUSAGE_SELF: every thread of the caller's process, exited ones
  * included; RUSAGE_THREAD: the caller alone; RUSAGE_CHILDREN: the reaped
- * children (their CPU time and largest resident set; their switches are
- * not kept). ru_maxrss is the process's for SELF and THREAD, as Linux.
+ * children and what they had reaped (CPU time, switches, the largest
+ * resident set). ru_maxrss is the process's for SELF and THREAD, as Linux.
  */
 static long sys_getrusage(int who, struct k_rusage *ru)
 {
@@ -136,7 +135,7 @@ static long sys_getrusage(int who, struct k_rusage *ru)
 	}
 	case RUSAGE_CHILDREN:
 		flags = spin_lock_irqsave(&proc_lock);
-		totals.runtime_ns = p->children_runtime;
+		totals = p->reaped;
 		maxrss = p->children_max_rss_pages;
 		spin_unlock_irqrestore(&proc_lock, flags);
 		break;

@@ -13,6 +13,7 @@
 
 struct process;
 
+
 #define RUSAGE_SELF 0
 #define RUSAGE_CHILDREN (-1)
 #define RUSAGE_THREAD 1
@@ -66,9 +67,8 @@ static inline void rusage_fill(struct k_rusage *ru, const struct cpu_totals *t, 
 }
 
 /*
- * The CPU time of p's live threads (their running stretches included)
- * plus its exited threads' (dead_threads_runtime); switches count the
- * live threads only (exited threads' switches are not kept). Takes
+ * The CPU time and context switches of p's live threads (their running
+ * stretches included) plus its exited threads' (p->dead_threads). Takes
  * proc_lock: call with no spinlock held.
  */
 void process_cpu_totals(struct process *p, struct cpu_totals *out);

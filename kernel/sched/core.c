@@ -271,6 +271,7 @@ static void __schedule(bool preempt)
 	unsigned long flags = arch_irq_save();
 	struct rq *rq = this_rq();
 	struct task *prev = rq->curr, *next;
+	u64 *switch_count = &prev->stats.nr_involuntary_switches;
 
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
@@ -282,9 +283,7 @@ static void __schedule(bool preempt)
 	 */
 	if (!preempt && prev->state != TASK_RUNNING && prev != rq->idle) {
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
-		prev->stats.nr_voluntary_switches++;
-	} else if (prev != rq->idle) {
-		prev->stats.nr_involuntary_switches++;
+		switch_count = &prev->stats.nr_voluntary_switches;
 	}
 	if (rq->nr_running == 0 && fair_sched_class.idle_balance)
 		fair_sched_class.idle_balance(rq); /* about to idle: pull work (may drop the lock) */
@@ -300,6 +299,8 @@ static void __schedule(bool preempt)
 		arch_irq_restore(flags);
 		return;
 	}
+	if (prev != rq->idle)
+		(*switch_count)++; /* as Linux: only a real switch counts, not a pick of prev again */
 	note_picked(rq, next);
 	if (prev->on_rq && prev != rq->idle)
 		note_queued(rq, prev); /* preempted, still runnable: from now on it waits (Linux's sched_info_switch) */

@@ -230,8 +230,11 @@ static const char *wait4_rusage(void)
 	pid_t pid = fork();
 
 	EXPECT(pid >= 0, "fork failed");
-	if (pid == 0)
+	if (pid == 0) {
+		for (int i = 0; i < 3; i++) /* each a voluntary switch, counted in the rusage */
+			raw2(SYS_nanosleep, TS(0, 1000000), 0);
 		_exit(4);
+	}
 	memset(&ru, 0xff, sizeof(ru));
 	long r;
 	do
@@ -242,6 +245,7 @@ static const char *wait4_rusage(void)
 	EXPECT(ru.ru_utime.tv_usec >= 0 && ru.ru_utime.tv_usec < 1000000, "ru_utime.tv_usec %ld",
 	       (long)ru.ru_utime.tv_usec);
 	EXPECT(ru.ru_stime.tv_sec >= 0 && ru.ru_stime.tv_usec >= 0, "ru_stime unset");
+	EXPECT(ru.ru_nvcsw >= 1, "ru_nvcsw %ld after 3 sleeps", (long)ru.ru_nvcsw);
 	return NULL;
 }
 

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +45,39 @@ static void sleep_ms(long ms)
 }
 
 /* ------------------------------------------------------------ pthread basics */
+
+#define RUSAGE_SLEEPS 5
+
+/* Sleeps a few times (each a voluntary switch) and returns its own count. */
+static void *sleeper_switches(void *arg)
+{
+	struct rusage ru;
+
+	(void)arg;
+	for (int i = 0; i < RUSAGE_SLEEPS; i++)
+		sleep_ms(1);
+	if (raw2(SYS_getrusage, RUSAGE_THREAD, &ru) != 0)
+		return (void *)-1l;
+	return (void *)ru.ru_nvcsw;
+}
+
+static const char *rusage_keeps_exited_threads(void)
+{
+	struct rusage before, after;
+	pthread_t t;
+	void *ret;
+
+	EXPECT_EQ(raw2(SYS_getrusage, RUSAGE_SELF, &before), 0);
+	EXPECT_EQ(pthread_create(&t, NULL, sleeper_switches, NULL), 0);
+	EXPECT_EQ(pthread_join(t, &ret), 0);
+	/* >= 1, not RUSAGE_SLEEPS: a sleep whose time is up before it blocks does not switch */
+	EXPECT((long)ret >= 1, "the thread counted %ld voluntary switches", (long)ret);
+	EXPECT_EQ(raw2(SYS_getrusage, RUSAGE_SELF, &after), 0);
+	/* the exited thread's switches stay in the process's total */
+	EXPECT(after.ru_nvcsw - before.ru_nvcsw >= (long)ret, "RUSAGE_SELF grew by %ld, the thread had %ld",
+	       after.ru_nvcsw - before.ru_nvcsw, (long)ret);
+	return NULL;
+}
 
 static void *double_it(void *arg)
 {
@@ -625,6 +659,7 @@ static const char *main_thread_exits_first(void)
 
 static const struct test_case cases[] = {
 	{ "create_join", create_join },
+	{ "rusage_keeps_exited_threads", rusage_keeps_exited_threads },
 	{ "thread_ids", thread_ids },
 	{ "tls_per_thread", tls_per_thread },
 	{ "threads_share_fds", threads_share_fds },
