@@ -297,10 +297,14 @@ FORCE:
 # user/init.c -> /init, user/<name>.c -> /bin/<name>, user/tests/<name>.c ->
 # /tests/<name>: static musl programs, each linked with the shared sources
 # user/common/*.c and user/lib*.c when there are any (headers: -Iuser
-# -Iuser/common). The initrd is the staging tree build/rootfs/ (the programs,
-# user/rootfs/'s files, then EXTRA=dir/'s files over them) packed as cpio
-# newc; it is rebuilt when a program, a file or a file name under user/rootfs/
-# or EXTRA changes.
+# -Iuser/common). A folder user/<name>/ with .c files (not common, tests or
+# rootfs) is one program too, /bin/<name>: each source compiled to its own
+# object under $(BUILD)/user/obj/ (so its headers are tracked), then all of
+# them linked with the shared code; adding or removing one of its files
+# rebuilds the user programs, as the list is in cflags.txt. The initrd is
+# the staging tree build/rootfs/ (the programs, user/rootfs/'s files, then
+# EXTRA=dir/'s files over them) packed as cpio newc; it is rebuilt when a
+# program, a file or a file name under user/rootfs/ or EXTRA changes.
 MUSL_CC ?= musl-gcc
 EXTRA ?=
 USER_CFLAGS := -static -O2 -g -Wall -Wextra -Werror -Iuser -Iuser/common
@@ -308,8 +312,11 @@ USER_SHARED_C := $(wildcard user/common/*.c) $(wildcard user/lib*.c)
 USER_SHARED_O := $(patsubst %.c,$(BUILD)/user/obj/%.o,$(USER_SHARED_C))
 # An archive, so each program takes only the shared objects it uses.
 USER_LIB := $(if $(USER_SHARED_C),$(BUILD)/user/libcommon.a)
+USER_DIR_C := $(filter-out user/common/% user/tests/% user/rootfs/%,$(wildcard user/*/*.c))
+USER_DIR_PROGS := $(sort $(patsubst user/%/,$(BUILD)/user/bin/%,$(dir $(USER_DIR_C))))
 USER_PROGS := $(if $(wildcard user/init.c),$(BUILD)/user/init) \
 	$(patsubst user/%.c,$(BUILD)/user/bin/%,$(filter-out user/init.c $(USER_SHARED_C),$(wildcard user/*.c))) \
+	$(USER_DIR_PROGS) \
 	$(patsubst user/tests/%.c,$(BUILD)/user/tests/%,$(wildcard user/tests/*.c))
 # Real musl programs for the ELF parser's unit test (tests/unit/test_elf.c).
 ELF_SAMPLES := $(BUILD)/user/elf-sample $(BUILD)/user/elf-sample-pie
@@ -323,7 +330,7 @@ cpio-check:
 	package cpio (as root: apt-get install cpio; or make deps)" >&2; exit 1; }
 
 $(BUILD)/user/cflags.txt: FORCE
-	$(call write-if-changed,$@,$(MUSL_CC) $(USER_CFLAGS) shared: $(USER_SHARED_C))
+	$(call write-if-changed,$@,$(MUSL_CC) $(USER_CFLAGS) shared: $(USER_SHARED_C) folders: $(USER_DIR_C))
 
 # $(call user-link,OUT,SOURCE): one program from one source plus the shared code.
 user-link = $(MUSL_CC) $(USER_CFLAGS) -MMD -MP -MT $1 -MF $1.d -o $1 $2 $(USER_LIB)
@@ -346,6 +353,14 @@ $(BUILD)/user/bin/%: user/%.c $(USER_LIB) $(BUILD)/user/cflags.txt | musl-check
 	@mkdir -p $(@D)
 	$(say) MUSLCC $<
 	$(Q)$(call user-link,$@,$<)
+
+# A folder program depends on its folder's objects (one line each, by eval).
+$(foreach p,$(USER_DIR_PROGS),$(eval $p: $(patsubst %.c,$(BUILD)/user/obj/%.o,\
+	$(filter user/$(notdir $p)/%,$(USER_DIR_C)))))
+$(USER_DIR_PROGS): $(BUILD)/user/bin/%: $(USER_LIB) $(BUILD)/user/cflags.txt | musl-check
+	@mkdir -p $(@D)
+	$(say) MUSLLD $@
+	$(Q)$(MUSL_CC) $(USER_CFLAGS) -o $@ $(filter %.o,$^) $(USER_LIB)
 
 $(BUILD)/user/tests/%: user/tests/%.c $(USER_LIB) $(BUILD)/user/cflags.txt | musl-check
 	@mkdir -p $(@D)
@@ -559,4 +574,6 @@ $(BUILD)/fuzz/seeds-elf/elf-sample: $(BUILD)/user/elf-sample
 	@mkdir -p $(@D)
 	$(Q)cp $< $@
 
--include $(shell find $(BUILD) -path $(BUILD)/linux -prune -o -type f -name '*.d' -print 2>/dev/null)
+# Not a folder program's <name>.d: left by an old one-file build, it names user/<name>.c.
+-include $(filter-out $(USER_DIR_PROGS:=.d),\
+	$(shell find $(BUILD) -path $(BUILD)/linux -prune -o -type f -name '*.d' -print 2>/dev/null))

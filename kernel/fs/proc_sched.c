@@ -3,7 +3,7 @@
  * has them, so the shell's built-ins (and the same binaries on Linux)
  * read them alike:
  *
- *   /proc/schedstat                  version 15, plus Fulcrum's wasted cpuN lines
+ *   /proc/schedstat                  version 15, plus Fulcrum's wasted and migrations cpuN lines
  *   /proc/sys/kernel/sched_*_ns      the CFS knobs (Linux 3.8's sysctls), writable
  *   /proc/sys/kernel/sched_features  NAME / NO_NAME list, writable like Linux's debugfs file
  *   /proc/sys/kernel/sched_select    stock | sbm, writable

@@ -155,6 +155,11 @@ void deactivate_task(struct rq *rq, struct task *p, int flags)
 	p->stats.last_queued = 0;
 }
 
+/*
+ * Every migration is counted on the destination runqueue. A wake-up calls
+ * this before it takes any rq lock while the balancer holds dst's, so the
+ * count is an atomic add; migrations are rare next to switches.
+ */
 static void set_task_cpu(struct task *p, u32 cpu)
 {
 	if (p->cpu == cpu)
@@ -162,6 +167,7 @@ static void set_task_cpu(struct task *p, u32 cpu)
 	if (p->sched_class->migrate_task_rq)
 		p->sched_class->migrate_task_rq(p, cpu);
 	p->se.nr_migrations++;
+	__atomic_fetch_add(&cpu_rq(cpu)->stats.nr_migrations, 1, __ATOMIC_RELAXED);
 	p->cpu = cpu;
 }
 

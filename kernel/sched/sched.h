@@ -65,6 +65,7 @@ struct rq_sched_stats {
 	u64 run_delay;
 	u64 pcount;
 	u64 wasted_idle_ns; /* idle while an allowed task waited on another queue */
+	u64 nr_migrations;  /* tasks moved here from another CPU (core.c: set_task_cpu) */
 };
 
 struct rq {

@@ -2,7 +2,8 @@
  * Scheduler statistics: Linux's /proc/schedstat (version 15) printed from
  * the counters core.c keeps per runqueue and balance.c keeps per domain,
  * and the "wasted CPU" time of "The Linux Scheduler: a Decade of Wasted
- * Cores" (EuroSys 2016), so that a balancing bug shows up as a number.
+ * Cores" (EuroSys 2016), so that a balancing bug shows up as a number,
+ * and a running total of migrations per CPU, which outlives the tasks.
  */
 #include "sched/stats.h"
 
@@ -183,6 +184,10 @@ void schedstat_show(const struct sched_out *out)
 	arch_irq_restore(flags);
 	for (u32 cpu = 0; cpu < n; cpu++)
 		out_line(out, "wasted cpu%u %llu", cpu, (ull)cpu_rq(cpu)->stats.wasted_idle_ns);
+	/* Kept apart from the cpuN lines, whose 9 fields Linux's parsers expect. */
+	for (u32 cpu = 0; cpu < n; cpu++)
+		out_line(out, "migrations cpu%u %llu", cpu,
+			 (ull)__atomic_load_n(&cpu_rq(cpu)->stats.nr_migrations, __ATOMIC_RELAXED));
 }
 
 static const char *task_state_name(const struct task *p)

@@ -2,7 +2,7 @@
  * Scheduler statistics (stats.c): the /proc/schedstat version 15 report of
  * the per-CPU counters (struct rq_sched_stats, kept by core.c) and the
  * per-domain ones (struct sched_domain_stats, kept by balance.c), and the
- * "wasted CPU" figure Linux does not give.
+ * "wasted CPU" and per-CPU migration totals Linux does not give.
  */
 #ifndef FULCRUM_SCHED_STATS_H
 #define FULCRUM_SCHED_STATS_H
@@ -30,9 +30,10 @@ struct sched_out {
  * rq_cpu_time, run_delay, pcount) followed by a domainN line per domain
  * (span in hex; per idle type CPU_IDLE, CPU_NOT_IDLE, CPU_NEWLY_IDLE the
  * eight lb_ counters; alb_, sbe_, sbf_, ttwu_ counters), and after them one
- * "wasted cpuN <ns>" line per CPU. Takes no scheduler locks (counters are
- * read racily, as Linux's are); out->line is called with interrupts off
- * for the per-CPU part.
+ * "wasted cpuN <ns>" line per CPU, then one "migrations cpuN <count>" line
+ * per CPU (tasks moved onto it since boot). Takes no scheduler locks
+ * (counters are read racily, as Linux's are); out->line is called with
+ * interrupts off for the per-CPU part.
  */
 void schedstat_show(const struct sched_out *out);
 

@@ -53,7 +53,35 @@ class ParseRecordedLogs(unittest.TestCase):
         self.assertAlmostEqual(s.queued_share, 3074967334 / (5659540557 + 3074967334))
         # 8 stoppers, kinit, init: the workload's tasks were reaped before the report
         self.assertEqual([t[1] for t in s.tasks][-2:], ["kinit", "init"])
-        self.assertEqual((len(s.tasks), s.migrations), (10, 0))
+        self.assertEqual(len(s.tasks), 10)
+        # Recorded before the kernel kept a migrations total: none, and no error.
+        self.assertIsNone(s.migrations)
+
+    def test_fulcrum_migrations_total(self):
+        r = bp.parse_run(log("fulcrum-hackbench-migrations-2s.log"))
+        self.assertEqual(r.time_s, 0.680)
+        s = r.sched
+        self.assertEqual(s.cpus, 8)
+        self.assertEqual(s.migrations, 983)  # the eight `migrations cpuN` lines
+        self.assertEqual(s.wasted_ns, 117120363)
+        self.assertEqual(s.run_ns, 6479171270)
+        self.assertEqual(s.delay_ns, 9929762970)
+        self.assertEqual(s.pulled, 77)
+        # The task lines are still read; the survivors never moved.
+        self.assertEqual(len(s.tasks), 10)
+        self.assertEqual(sum(t[2] for t in s.tasks), 0)
+
+    def test_migrations_after_minus_before(self):
+        text = log("fulcrum-hackbench-migrations-2s.log")
+        lines = bp.clean_lines(text)
+        start = lines.index("version 15")
+        after = bp.parse_schedstat(lines, start)
+        before = bp.parse_schedstat([ln.replace("migrations cpu3 85", "migrations cpu3 5") for ln in lines],
+                                    start)
+        self.assertEqual(after.minus(before).migrations, 80)
+        old = bp.parse_run(log("fulcrum-hackbench-2s.log")).sched
+        self.assertIsNone(after.minus(old).migrations)  # a total only one report has
+        self.assertIsNone(old.minus(after).migrations)
 
     def test_fulcrum_wakelat_has_six_figures(self):
         r = bp.parse_run(log("fulcrum-wakelat-2s.log"))
@@ -94,6 +122,19 @@ class BrokenLogs(unittest.TestCase):
 
     def test_cut_in_the_schedstat_report(self):
         self.assertLogError("truncated-in-schedstat.log", "cpu lines for 8 CPUs but wasted lines for 2")
+
+    def test_cut_in_the_migrations_lines(self):
+        text = log("fulcrum-hackbench-migrations-2s.log")
+        cut = text[:text.index("migrations cpu3")]
+        self.assertLogError(cut, "cpu lines for 8 CPUs but migrations lines for 3")
+
+    def test_garbled_migrations_line(self):
+        text = log("fulcrum-hackbench-migrations-2s.log")
+        for bad in ("migrations cpu5 12\ufffd6", "migrations cpu5", "migrations cpuX 126",
+                    "migrations cpu5 126 7"):
+            with self.subTest(bad=bad):
+                self.assertLogError(text.replace("migrations cpu5 126", bad), "line 93",
+                                    "schedstat migrations line should be 'migrations cpuN COUNT'")
 
     def test_cut_in_the_middle_of_a_line(self):
         self.assertLogError("truncated-mid-line.log", "line 60", "should have 36 counters")
@@ -239,6 +280,12 @@ class Tables(unittest.TestCase):
         m = tb.build_table(runs, "w", "migrations", "count", tb.sched_getter("migrations"), ["a"],
                            [(("n", "1"),)], 2)
         self.assertEqual(tb.format_table(m, ratios=False)[3].split(), ["1", "3", "3", "3.0", "0.0%"])
+        for r in runs:  # a log from before the kernel's total: no figure, no error
+            r.sched["migrations"] = None
+        m = tb.build_table(runs, "w", "migrations", "count", tb.sched_getter("migrations"), ["a"],
+                           [(("n", "1"),)], 2)
+        self.assertFalse(tb.has_values(m))
+        self.assertEqual(tb.format_table(m, ratios=False)[3].split(), ["1"] + ["-"] * 4)
 
     def test_missing_everything_shows_dashes(self):
         t = tb.build_table([], "w", "w time", "s", tb.figure_getter("w time"), ["a", "b"], self.POINTS, 2)

@@ -1,4 +1,4 @@
-"""user/sh.c and user/init.c, built with musl-gcc as on Fulcrum, run on the host.
+"""user/sh/ and user/init.c, built with musl-gcc as on Fulcrum, run on the host.
 
 The shell runs with scripted input (`sh -c`, a script file, stdin, a
 pseudo-terminal) and the host's programs on PATH (the shell honours PATH, so
@@ -17,6 +17,7 @@ namespace with SIGINT, and where it must reap orphans.
 A missing musl-gcc fails these tests (`make test` needs musl-tools anyway);
 the namespace tests are skipped only where unshare(1) cannot make namespaces.
 """
+import glob
 import os
 import random
 import re
@@ -43,8 +44,9 @@ def setUpModule():
         raise RuntimeError("musl-gcc not found: install musl-tools (tools/install-deps)")
     BUILD = tempfile.mkdtemp(prefix="fulcrum-sh-test.")
     SH, INIT = os.path.join(BUILD, "sh"), os.path.join(BUILD, "init")
-    for out, src in ((SH, "user/sh.c"), (INIT, "user/init.c")):
-        subprocess.run([cc, *CFLAGS, "-o", out, os.path.join(TOP, src)], check=True)
+    sh_srcs = sorted(glob.glob(os.path.join(TOP, "user/sh/*.c")))
+    for out, srcs in ((SH, sh_srcs), (INIT, [os.path.join(TOP, "user/init.c")])):
+        subprocess.run([cc, *CFLAGS, "-o", out, *srcs], check=True)
 
 
 def tearDownModule():

@@ -1,6 +1,7 @@
 /*
  * Host tests of schedstat (kernel/sched/stats.c): the version 15 report,
- * Linux's hex masks, and the wasted-CPU figure, on balance_sim.h's machine.
+ * Linux's hex masks, the wasted-CPU figure and the per-CPU migration
+ * totals (core.c), on balance_sim.h's machine.
  */
 #include <string.h>
 
@@ -103,6 +104,87 @@ START_TEST(test_wasted_idle_time)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- migrations */
+
+static u64 rq_migrations(u32 cpu)
+{
+	return cpu_rq(cpu)->stats.nr_migrations;
+}
+
+START_TEST(test_migrations_counted_on_destination)
+{
+	struct task *w, *s;
+	const char *log;
+
+	bsim_start(machine_grid(1, 4, 1, 1));
+	w = bsim_task(0);
+	s = bsim_task(1);
+	bsim_publish();
+	/* Forking onto a CPU is placement, not a migration. */
+	for (u32 cpu = 0; cpu < 4; cpu++)
+		ck_assert_uint_eq(rq_migrations(cpu), 0);
+
+	/* The balancer's move of a waiting task: counted on the destination only. */
+	ck_assert(!task_running(cpu_rq(0), w));
+	double_rq_lock(cpu_rq(0), cpu_rq(2));
+	move_queued_task(cpu_rq(0), cpu_rq(2), w);
+	double_rq_unlock(cpu_rq(0), cpu_rq(2));
+	ck_assert_uint_eq(rq_migrations(2), 1);
+	ck_assert_uint_eq(rq_migrations(0), 0);
+
+	/* A wake-up on the task's own CPU moves nothing; one onto another CPU does. */
+	sim_schedule(1);
+	sim_sleep(s);
+	bsim_pin(s, 1);
+	sim_wake(s);
+	ck_assert_uint_eq(rq_migrations(1), 0);
+	sim_schedule(1);
+	sim_sleep(s);
+	bsim_pin(s, 3);
+	sim_wake(s);
+	ck_assert_uint_eq(task_cpu(s), 3);
+	ck_assert_uint_eq(rq_migrations(3), 1);
+	ck_assert_uint_eq(rq_migrations(1), 0);
+	ck_assert_uint_eq(w->se.nr_migrations + s->se.nr_migrations, 2);
+
+	/* The report's Fulcrum-only lines, after the version 15 ones. */
+	fake_console_reset();
+	schedstat_print();
+	log = fake_console_text();
+	ck_assert_ptr_nonnull(strstr(log, "migrations cpu0 0\n"));
+	ck_assert_ptr_nonnull(strstr(log, "migrations cpu2 1\n"));
+	ck_assert_ptr_nonnull(strstr(log, "migrations cpu3 1\n"));
+	ck_assert(strstr(log, "wasted cpu3 ") < strstr(log, "migrations cpu0 "));
+	bsim_stop();
+}
+END_TEST
+
+/* Tasks the balancer spreads from CPU 0: the queues' totals match the tasks' own counts. */
+START_TEST(test_migrations_total_matches_tasks)
+{
+	u64 total = 0, moved = 0;
+
+	bsim_start(machine_grid(1, 4, 1, 1));
+	for (int i = 0; i < BSIM_NR_TASKS; i++)
+		bsim_task(0);
+	sim_schedule(0);
+	bsim_publish();
+	for (u64 t = 0; t < BSIM_SETTLE_NS; t += SIM_TICK_NS)
+		bsim_tick_and_balance();
+	for (u32 cpu = 0; cpu < 4; cpu++) {
+		total += rq_migrations(cpu);
+		/* Every task on CPUs 1-3 got there by a migration. */
+		if (cpu)
+			ck_assert_uint_ge(rq_migrations(cpu), cpu_rq(cpu)->nr_running);
+	}
+	for (u32 i = 0; i < bsim_nr_tasks; i++)
+		moved += bsim_tasks[i]->se.nr_migrations;
+	ck_assert_uint_eq(total, moved);
+	ck_assert_uint_ge(total, 7); /* at least 10 -> 3 on CPU 0 */
+	bsim_stop();
+}
+END_TEST
+
 Suite *schedstat_suite(void)
 {
 	Suite *s = suite_create("schedstat");
@@ -111,6 +193,8 @@ Suite *schedstat_suite(void)
 	tcase_add_test(tc, test_schedstat_mask_hex);
 	tcase_add_test(tc, test_schedstat_print_version_15);
 	tcase_add_test(tc, test_wasted_idle_time);
+	tcase_add_test(tc, test_migrations_counted_on_destination);
+	tcase_add_test(tc, test_migrations_total_matches_tasks);
 	suite_add_tcase(s, tc);
 	return s;
 }

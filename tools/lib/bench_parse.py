@@ -4,7 +4,8 @@ A run's log holds the workload's `RESULT name=<bench> key=value ...
 value=<number> unit=<unit>` lines (ARCHITECTURE.md, "Talking to the host"),
 init's line saying how the workload ended, and, when the kernel was booted
 with `schedstat`, its end-of-run scheduler report: /proc/schedstat version
-15 lines, `wasted cpuN <ns>` and one line per task. parse_run() turns a log
+15 lines, `wasted cpuN <ns>`, `migrations cpuN <count>` (logs from before
+that line existed lack it) and one line per task. parse_run() turns a log
 into a RunLog, or raises LogError saying plainly what is wrong with it (cut
 short, garbled, a crash, a workload that failed), so no half-read run ever
 reaches a table.
@@ -60,14 +61,18 @@ class SchedStat:
     delay_ns: int = 0  # sum of run_delay: time tasks waited on a runqueue
     wasted_ns: int = None  # sum of `wasted cpuN`: idle while an allowed task waited elsewhere
     pulled: int = 0  # load balancer moves: lb_gained (every idle type) + alb_pushed, all domains
-    migrations: int = None  # sum of the task lines' migrations (tasks still listed at the end)
-    tasks: list = field(default_factory=list)  # (pid, name, migrations)
+    migrations: int = None  # sum of `migrations cpuN`: every task moved to another CPU
+    tasks: list = field(default_factory=list)  # the task lines: (pid, name, migrations)
 
     def minus(self, before):
         """The counters' growth since an earlier report (the Linux guest prints one before
-        the workload starts, so the boot's share comes out)."""
+        the workload starts, so the boot's share comes out). A total only one of the two
+        reports has cannot be split, so it is None."""
+        migrations = None
+        if self.migrations is not None and before.migrations is not None:
+            migrations = self.migrations - before.migrations
         return SchedStat(self.cpus, self.run_ns - before.run_ns, self.delay_ns - before.delay_ns,
-                         self.wasted_ns, self.pulled - before.pulled, self.migrations, self.tasks)
+                         self.wasted_ns, self.pulled - before.pulled, migrations, self.tasks)
 
     @property
     def queued_share(self):
@@ -129,7 +134,7 @@ def _ints(words, n, what, number):
 def parse_schedstat(lines, start):
     """The report from its `version 15` line (index start) on -> SchedStat."""
     s = SchedStat()
-    wasted = {}
+    wasted, migrations = {}, {}
     cpus = set()
     in_tasks = False
     for i in range(start + 1, len(lines)):
@@ -154,17 +159,19 @@ def parse_schedstat(lines, start):
             if not words[2].isdigit():
                 raise LogError(f"line {number}: schedstat wasted line has no number: {line!r}")
             wasted[int(words[1][3:])] = int(words[2])
+        elif head == "migrations" and not in_tasks:
+            if len(words) != 3 or not re.fullmatch(r"cpu\d+", words[1]) or not words[2].isdigit():
+                raise LogError(f"line {number}: schedstat migrations line should be 'migrations cpuN "
+                               f"COUNT', got {line!r}")
+            migrations[int(words[1][3:])] = int(words[2])
         elif tuple(words) == TASK_HEADER:
             in_tasks = True
-            s.migrations = 0
         elif in_tasks:
             # pid name cpu state nice, then six counters; the name may hold spaces.
             if len(words) < 11 or not words[0].isdigit() or not words[-9].isdigit() or \
                     not all(re.fullmatch(r"-?\d+", w) for w in words[-7:]):
                 break
-            migrations = int(words[-3])
-            s.migrations += migrations
-            s.tasks.append((int(words[0]), " ".join(words[1:-9]), migrations))
+            s.tasks.append((int(words[0]), " ".join(words[1:-9]), int(words[-3])))
         else:
             break
     if not cpus:
@@ -175,6 +182,11 @@ def parse_schedstat(lines, start):
             raise LogError(f"the schedstat report has cpu lines for {len(cpus)} CPUs but wasted lines for "
                            f"{len(wasted)} (cut short?)")
         s.wasted_ns = sum(wasted.values())
+    if migrations:
+        if set(migrations) != cpus:
+            raise LogError(f"the schedstat report has cpu lines for {len(cpus)} CPUs but migrations lines "
+                           f"for {len(migrations)} (cut short?)")
+        s.migrations = sum(migrations.values())
     return s
 
 

@@ -31,7 +31,7 @@ class Run:
 # The balancing figures of a run, from the kernel's schedstat report.
 SCHED_FIGURES = (
     ("wasted_ms", "wasted CPU (idle while a task waited elsewhere)", "ms"),
-    ("migrations", "migrations of the tasks still listed at the end (reaped tasks are not)", "count"),
+    ("migrations", "task migrations (moves to another CPU, by wake-up or balancer)", "count"),
     ("pulled", "tasks moved by the load balancer", "count"),
     ("queued", "share of runnable time spent queued", "fraction"),
 )
