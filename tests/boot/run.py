@@ -390,10 +390,10 @@ USER_TESTS.append(
 USER_TESTS.append(
     BootTest("user-syscost", "syscost prints getpid, fork, pipe and socketpair costs",
              preset="2s", cmdline="init=/bin/syscost", user=True, icount=True, timeout=300,
-             checks=[matches(r"^RESULT name=syscost op=getpid loops=\d+ value=[1-9]\d* unit=ns$"),
-                     matches(r"^RESULT name=syscost op=fork_exit_wait loops=\d+ value=[1-9]\d* unit=ns$"),
-                     matches(r"^RESULT name=syscost op=pipe_round_trip loops=\d+ value=[1-9]\d* unit=ns$"),
-                     matches(r"^RESULT name=syscost op=socketpair_round_trip loops=\d+ value=[1-9]\d* unit=ns$"),
+             checks=[matches(r"^RESULT name=syscost loops=\d+ metric=getpid value=[1-9]\d* unit=ns$"),
+                     matches(r"^RESULT name=syscost loops=\d+ metric=fork_exit_wait value=[1-9]\d* unit=ns$"),
+                     matches(r"^RESULT name=syscost loops=\d+ metric=pipe_round_trip value=[1-9]\d* unit=ns$"),
+                     matches(r"^RESULT name=syscost loops=\d+ metric=socketpair_round_trip value=[1-9]\d* unit=ns$"),
                      has("init: /bin/syscost exited with status 0")]))
 
 # The workload programs (user/<name>.c; docs/benchmarks.md, "Workloads") with parameters small

@@ -101,6 +101,29 @@ class ParseRecordedLogs(unittest.TestCase):
         self.assertIsNone(s.wasted_ns)  # Linux has no such line
         self.assertIsNone(s.migrations)  # nor a task list
 
+    SYSCOST = ["syscost getpid", "syscost fork_exit_wait", "syscost pipe_round_trip", "syscost socketpair_round_trip"]
+
+    def syscost_figures(self, r):
+        """The figures tools/bench tabulates by default for syscost: {label: (value, unit)}."""
+        figures = wl.WORKLOADS["syscost"].figures
+        return {wl.figure_key(x): (x.value, x.unit) for x in r.results if wl.wanted(wl.figure_key(x), figures)}
+
+    def test_fulcrum_syscost(self):
+        r = bp.parse_run(log("fulcrum-syscost-2s.log"))
+        self.assertEqual((r.program, r.status), ("/bin/syscost", 0))
+        self.assertEqual([x.line for x in r.results], [39, 40, 41, 42])
+        self.assertEqual([x.fields["loops"] for x in r.results], ["20000", "200", "2000", "2000"])
+        self.assertEqual(self.syscost_figures(r), dict(zip(self.SYSCOST, [(1381, "ns"), (6807534, "ns"),
+                                                                          (1680155, "ns"), (997017, "ns")])))
+        self.assertEqual(r.sched.cpus, 8)
+
+    def test_linux_syscost(self):
+        r = bp.parse_run(log("linux-syscost-2s.log"), kind="linux", schedstat=False)
+        self.assertEqual((r.program, r.status), ("/bin/syscost", 0))
+        self.assertEqual(self.syscost_figures(r), dict(zip(self.SYSCOST, [(2104, "ns"), (3720161, "ns"),
+                                                                          (1472331, "ns"), (2514797, "ns")])))
+        self.assertEqual(r.sched.run_ns, 27021683127 - 12789419520)  # the cpu lines' rq_cpu_time, after - before
+
 
 class BrokenLogs(unittest.TestCase):
     """Cut-short, garbled and failed runs give an error that says what is wrong."""
@@ -353,6 +376,9 @@ class SweepsAndCommandLines(unittest.TestCase):
         self.assertIn("groups", str(cm.exception))  # lists the flags it knows
         with self.assertRaises(ValueError):
             wl.command_args("hackbench", "-l {loops}", ())
+        # syscost takes one -n: its default arguments are empty, so a swept scale is the only one
+        self.assertEqual(wl.command_args("syscost", wl.WORKLOADS["syscost"].args, ()), "")
+        self.assertEqual(wl.command_args("syscost", wl.WORKLOADS["syscost"].args, (("scale", "3"),)), "-n 3")
 
     def test_variants(self):
         self.assertEqual(wl.parse_variant("sbm=sched_select=sbm"), ("sbm", "sched_select=sbm"))

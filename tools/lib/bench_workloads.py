@@ -35,6 +35,10 @@ WORKLOADS = {w.name: w for w in [
     Workload("tps", "-t 1000", {"clients": "-c", "servers": "-s", "transactions": "-t", "duration": "-T",
                                 "work": "-w"}, ("tps",),
              "C clients send requests to server processes (pgbench/tbench-like); transactions per second"),
+    Workload("syscost", "", {"scale": "-n"},
+             ("getpid", "fork_exit_wait", "pipe_round_trip", "socketpair_round_trip"),
+             "one raw getpid, fork+_exit+wait4, a one-byte round trip between two processes over "
+             "pipes and over a socketpair (docs/user-space.md); ns per operation"),
 ]}
 
 
