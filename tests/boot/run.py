@@ -410,6 +410,8 @@ BENCH_RUNS = [  # (program, arguments, the RESULT lines' parameter fields, {metr
      {"p50": "usec", "p90": "usec", "p99": "usec", "p99.9": "usec", "max": "usec", "rps": "req/s"}),
     ("tps", "-c 4 -t 100", "clients=4 servers=4 work=2000 transactions=100",
      {"tps": "tx/s", "latency_avg": "ms"}),
+    ("fairshare", "-t 5 -c 4-7 -s 0.5", "tasks=5 cpus=4",
+     {"worst_dev": "%", "jain": "index", "cpu_used": "%"}),
 ]
 USER_TESTS += [
     BootTest(f"bench-{prog}", f"/bin/{prog} {args}: its own checks pass, RESULT lines as on Linux",

@@ -1,5 +1,5 @@
 """The workload programs (user/hackbench.c, pipebench.c, compute.c, wakelat.c,
-tps.c) as built by `make` for Fulcrum, run on this host's Linux with small
+tps.c, fairshare.c) as built by `make` for Fulcrum, run on this host's Linux with small
 parameters.
 
 Each run must end with status 0 and print RESULT lines in the format of
@@ -274,7 +274,47 @@ class Tps(WorkloadCase):
             self.assert_usage_error(*args)
 
 
+class Fairshare(WorkloadCase):
+    prog = "fairshare"
+
+    def test_shares(self):
+        out, res = self.results("-t", "3", "-c", "0", "-s", "0.2", "-n", "0,5")
+        self.assertEqual(set(res), {"worst_dev", "jain", "cpu_used"})
+        for metric, (fields, value, unit) in res.items():
+            self.assertEqual(fields, {"tasks": "3", "cpus": "1", "metric": metric})
+            self.assertEqual(unit, {"worst_dev": "%", "jain": "index", "cpu_used": "%"}[metric])
+        self.assertGreaterEqual(res["worst_dev"][1], 0)
+        self.assertTrue(0 < res["jain"][1] <= 1.0000001, res["jain"])
+        self.assertTrue(0 < res["cpu_used"][1] <= 110, res["cpu_used"])
+        rows = re.findall(r"^\s+(\d+)\s+(-?\d+)\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s+(\d+\.\d{3})$", out, re.M)
+        self.assertEqual([(r[0], r[1]) for r in rows], [("0", "0"), ("1", "5"), ("2", "0")])
+        cpu = [float(r[2]) for r in rows]
+        ideal = [float(r[3]) for r in rows]
+        # The ideal shares split what the tasks got together by nice weight (1024, 335, 1024).
+        self.assert_close(sum(ideal), sum(cpu), rel=0.01, what="ideal vs actual total")
+        self.assert_close(ideal[1] / ideal[0], 335 / 1024, rel=0.01, what="nice 5 : nice 0")
+        worst = max(abs(c / i - 1) for c, i in zip(cpu, ideal)) * 100
+        self.assertAlmostEqual(worst, res["worst_dev"][1], delta=0.2)
+
+    def test_one_cpu_cap(self):
+        # 2 tasks on 2 CPUs: each ideal is what they got together, halved, but never above the window.
+        out, _ = self.results("-t", "2", "-s", "0.1", "-n", "0,5")
+        ideal = [float(r) for r in re.findall(r"^\s+\d+\s+-?\d+\s+\d+\.\d{3}\s+(\d+\.\d{3})", out, re.M)]
+        self.assertEqual(len(ideal), 2)
+        self.assertTrue(all(i <= 100.001 for i in ideal), ideal)
+
+    def test_accounting_error_detected(self):
+        err = self.assert_fails_loudly("-t", "2", "-s", "0.1")
+        self.assertRegex(err, r"task 0 used \d+\.\d{3} ms of CPU in a 100\.000 ms window")
+
+    def test_bad_arguments(self):
+        for args in (["-t", "0"], ["-c", "9999"], ["-c", "3-1"], ["-c", "x"], ["-n", "20"],
+                     ["-s", "0"], ["extra"]):
+            self.assert_usage_error(*args)
+
+
 del WorkloadCase  # the base class holds no tests of its own
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -39,6 +39,10 @@ WORKLOADS = {w.name: w for w in [
              ("getpid", "fork_exit_wait", "pipe_round_trip", "socketpair_round_trip"),
              "one raw getpid, fork+_exit+wait4, a one-byte round trip between two processes over "
              "pipes and over a socketpair (docs/user-space.md); ns per operation"),
+    Workload("fairshare", "-s 2", {"tasks": "-t", "cpus": "-c", "seconds": "-s", "nice": "-n"},
+             ("worst_dev", "jain"),
+             "T CPU-bound tasks on a CPU set: each one's CPU time against its fair share; worst "
+             "deviation (%), Jain's index, CPU used (%)"),
 ]}
 
 

@@ -1,0 +1,336 @@
+/*
+ * fairshare: how fairly the scheduler splits CPUs among CPU-bound tasks.
+ * T processes, all confined to the same CPUs (-c, default: every CPU this
+ * process may use), spin for S seconds from a common start; each one's
+ * CPU time over that window is compared with its ideal share of the CPU
+ * time the tasks got together: what a perfectly fair scheduler would have
+ * handed out, by nice weight, no task above one CPU (so 5 equal tasks on
+ * 4 CPUs ideally get a fifth each, and nice 0 against nice 5 on one CPU
+ * about 75:25).
+ *
+ * Figures: the worst task's deviation from its ideal (%), Jain's fairness
+ * index of the actual/ideal ratios (1 is perfect), and how much of the
+ * CPU time the set could give was used (%). The same binary runs on
+ * Linux, so both kernels can be compared in the same virtual machine.
+ *
+ * Checks: every task reports; no task's CPU time exceeds the window, and
+ * their sum does not exceed the CPUs' capacity (a clock or accounting bug
+ * fails the run; --inject-error fakes one).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define MAX_TASKS 256
+#define SPIN_CHUNK 20000 /* loop iterations between clock reads */
+/* Slack for the checks: clock reads around the window, tick-granular accounting. */
+#define WINDOW_SLACK_NS (20 * 1000 * 1000ull)
+
+/* Linux's nice-to-weight table (kernel/sched/core.c), nice -20 .. 19. */
+static const int nice_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
+	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
+	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+};
+
+static long tasks = 5;
+static double seconds = 2.0;
+static cpu_set_t cpus;
+static long ncpus;
+static int nice_of[MAX_TASKS];
+static bool inject_error;
+
+struct report {
+	long id;
+	uint64_t cpu_ns;
+};
+
+static struct bench_gate gate;
+static int start_pipe[2]; /* parent -> tasks: the window's start, one copy per task */
+static int results[2];	  /* tasks -> parent: struct report */
+
+static uint64_t cpu_now_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		bench_fail("clock_gettime(CLOCK_PROCESS_CPUTIME_ID): %s", strerror(errno));
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static int task(void *arg)
+{
+	long id = (long)arg;
+	volatile uint64_t x = (uint64_t)id + 1;
+	uint64_t start, end, c0, c1;
+	struct report r = { .id = id };
+	int err;
+
+	close(results[0]);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus))
+		bench_fail("task %ld: sched_setaffinity: %s", id, strerror(errno));
+	if (setpriority(PRIO_PROCESS, 0, nice_of[id]))
+		bench_fail("task %ld: setpriority(%d): %s", id, nice_of[id], strerror(errno));
+	bench_gate_arrive(&gate, true);
+	if (bench_read_all(start_pipe[0], &start, sizeof(start)) != sizeof(start))
+		bench_fail("task %ld: no start time from the parent", id);
+	end = start + (uint64_t)(seconds * NSEC_PER_SEC);
+	c0 = cpu_now_ns();
+	while (bench_now_ns() < end)
+		for (long i = 0; i < SPIN_CHUNK; i++)
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+	c1 = cpu_now_ns();
+	r.cpu_ns = c1 - c0;
+	if (inject_error && id == 0)
+		r.cpu_ns += 2 * (end - start); /* more CPU time than the window had */
+	err = bench_write_all(results[1], &r, sizeof(r));
+	if (err)
+		bench_fail("task %ld: write: %s", id, strerror(-err));
+	return 0;
+}
+
+/*
+ * The ideal CPU time of each task: capacity shared by weight, no task
+ * above one CPU. Tasks that would get more than a CPU are capped and the
+ * rest is shared again among the others, until no one is over.
+ */
+static void ideal_shares(double capacity, double cap, double *ideal)
+{
+	bool capped[MAX_TASKS] = { false };
+	bool again = true;
+
+	while (again) {
+		double left = capacity, weights = 0;
+
+		again = false;
+		for (long i = 0; i < tasks; i++) {
+			if (capped[i])
+				left -= cap;
+			else
+				weights += nice_weight[nice_of[i] + 20];
+		}
+		for (long i = 0; i < tasks; i++) {
+			if (capped[i])
+				continue;
+			ideal[i] = left * nice_weight[nice_of[i] + 20] / weights;
+			if (ideal[i] > cap) {
+				ideal[i] = cap;
+				capped[i] = true;
+				again = true;
+			}
+		}
+	}
+}
+
+static void parse_cpus(const char *s)
+{
+	const char *p = s;
+	cpu_set_t allowed;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		bench_fail("sched_getaffinity: %s", strerror(errno));
+	CPU_ZERO(&cpus);
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+			bench_usage_error("--cpus: bad CPU list '%s'", s);
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
+				bench_usage_error("--cpus: bad range in '%s'", s);
+			p = end;
+		}
+		for (long c = lo; c <= hi; c++) {
+			if (!CPU_ISSET(c, &allowed))
+				bench_usage_error("--cpus: CPU %ld is not online or not allowed here", c);
+			CPU_SET(c, &cpus);
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			bench_usage_error("--cpus: bad CPU list '%s'", s);
+	}
+}
+
+static void parse_nice(const char *s)
+{
+	long n = 0, vals[MAX_TASKS];
+	char *copy = strdup(s), *save = NULL;
+
+	if (!copy)
+		bench_fail("out of memory");
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_TASKS)
+			bench_usage_error("--nice: more than %d values", MAX_TASKS);
+		vals[n++] = bench_arg_long("--nice", w, -20, 19);
+	}
+	free(copy);
+	if (n == 0)
+		bench_usage_error("--nice: no values");
+	for (long i = 0; i < MAX_TASKS; i++)
+		nice_of[i] = (int)vals[i % n];
+}
+
+static void usage(void)
+{
+	printf("usage: fairshare [-t|--tasks T] [-c|--cpus LIST] [-s|--seconds S] [-n|--nice LIST]\n"
+	       "\n"
+	       "T CPU-bound processes (default 5) confined to the CPUs in LIST (e.g. 4-7 or\n"
+	       "0,2; default: every CPU allowed) spin for S seconds (default 2) from a\n"
+	       "common start. Each one's CPU time is compared with its ideal share of\n"
+	       "the time they got together (by nice weight, at most one CPU each). --nice gives the tasks' nice\n"
+	       "values, repeated over the tasks (default 0). Prints each task's CPU time\n"
+	       "and ideal, then RESULT lines: worst deviation from the ideal (%%), Jain's\n"
+	       "fairness index of actual/ideal, and the CPU time used out of what the\n"
+	       "CPUs could give (%%). Fails if a task's CPU time exceeds the window\n"
+	       "(--inject-error fakes that).\n");
+}
+
+static void parse_args(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "tasks", required_argument, NULL, 't' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "nice", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "inject-error", no_argument, NULL, 'E' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool have_cpus = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:c:s:n:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			tasks = bench_arg_long("--tasks", optarg, 1, MAX_TASKS);
+			break;
+		case 'c':
+			parse_cpus(optarg);
+			have_cpus = true;
+			break;
+		case 's':
+			seconds = bench_arg_double("--seconds", optarg, 0.01, 3600);
+			break;
+		case 'n':
+			parse_nice(optarg);
+			break;
+		case 'E':
+			inject_error = true;
+			break;
+		case 'h':
+			usage();
+			exit(0);
+		default:
+			bench_usage_error("unknown option");
+		}
+	}
+	if (optind < argc)
+		bench_usage_error("unexpected argument '%s'", argv[optind]);
+	if (!have_cpus && sched_getaffinity(0, sizeof(cpus), &cpus))
+		bench_fail("sched_getaffinity: %s", strerror(errno));
+	ncpus = CPU_COUNT(&cpus);
+}
+
+int main(int argc, char **argv)
+{
+	static uint64_t cpu_ns[MAX_TASKS];
+	static bool seen[MAX_TASKS];
+	static double ideal[MAX_TASKS];
+	uint64_t start, window, sum = 0;
+	double capacity, worst = 0, s1 = 0, s2 = 0;
+	long got = 0, failed, busy;
+	struct report r;
+
+	bench_init("fairshare");
+	parse_args(argc, argv);
+	busy = tasks < ncpus ? tasks : ncpus;
+	window = (uint64_t)(seconds * NSEC_PER_SEC);
+	printf("fairshare: %ld tasks on %ld CPUs for %.3f s\n", tasks, ncpus, seconds);
+
+	bench_gate_init(&gate);
+	if (pipe(start_pipe) || pipe(results))
+		bench_fail("pipe: %s", strerror(errno));
+	for (long i = 0; i < tasks; i++)
+		bench_fork(task, (void *)i);
+	bench_gate_forked(&gate);
+	close(results[1]);
+	close(start_pipe[0]);
+	bench_gate_wait(&gate, tasks);
+	start = bench_now_ns();
+	for (long i = 0; i < tasks; i++) {
+		int err = bench_write_all(start_pipe[1], &start, sizeof(start));
+
+		if (err)
+			bench_fail("write: %s", strerror(-err));
+	}
+	bench_gate_open(&gate);
+
+	for (;;) {
+		long n = bench_read_all(results[0], &r, sizeof(r));
+
+		if (n < 0)
+			bench_fail("read: %s", strerror((int)-n));
+		if (n == 0)
+			break;
+		if (n != sizeof(r) || r.id < 0 || r.id >= tasks || seen[r.id])
+			bench_fail("a garbled or repeated report (%ld bytes, task %ld)", n, r.id);
+		seen[r.id] = true;
+		cpu_ns[r.id] = r.cpu_ns;
+		got++;
+	}
+	failed = bench_reap(tasks, "task");
+	close(start_pipe[1]);
+	bench_gate_destroy(&gate);
+	if (failed)
+		bench_fail("%ld of %ld tasks failed (see above)", failed, tasks);
+	if (got != tasks)
+		bench_fail("%ld of %ld tasks reported", got, tasks);
+
+	capacity = (double)busy * (double)window;
+	for (long i = 0; i < tasks; i++) {
+		if (cpu_ns[i] > window + WINDOW_SLACK_NS)
+			bench_fail("task %ld used %.3f ms of CPU in a %.3f ms window", i,
+				   (double)cpu_ns[i] / 1e6, (double)window / 1e6);
+		sum += cpu_ns[i];
+	}
+	if (sum == 0)
+		bench_fail("the tasks used no CPU time at all");
+	/* Fairness of what was handed out, apart from how much (cpu_used). */
+	ideal_shares((double)sum, (double)window, ideal);
+	printf("%6s %6s %14s %14s %10s\n", "task", "nice", "cpu_ms", "ideal_ms", "actual/ideal");
+	for (long i = 0; i < tasks; i++) {
+		double ratio = (double)cpu_ns[i] / ideal[i];
+
+		s1 += ratio;
+		s2 += ratio * ratio;
+		worst = fmax(worst, fabs(ratio - 1));
+		printf("%6ld %6d %14.3f %14.3f %10.3f\n", i, nice_of[i], (double)cpu_ns[i] / 1e6,
+		       ideal[i] / 1e6, ratio);
+	}
+	if ((double)sum > capacity + (double)(busy * WINDOW_SLACK_NS))
+		bench_fail("the tasks used %.3f ms of CPU; %ld CPUs give %.3f ms in the window",
+			   (double)sum / 1e6, busy, capacity / 1e6);
+	printf("worst deviation %.1f%%, Jain's index %.4f, CPU used %.1f%%\n", worst * 100,
+	       s1 * s1 / ((double)tasks * s2), (double)sum * 100 / capacity);
+	bench_result(worst * 100, "%", "tasks=%ld cpus=%ld metric=worst_dev", tasks, ncpus);
+	bench_result(s1 * s1 / ((double)tasks * s2), "index", "tasks=%ld cpus=%ld metric=jain", tasks,
+		     ncpus);
+	bench_result((double)sum * 100 / capacity, "%", "tasks=%ld cpus=%ld metric=cpu_used", tasks,
+		     ncpus);
+	return 0;
+}
