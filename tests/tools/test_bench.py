@@ -344,6 +344,16 @@ class Stats(unittest.TestCase):
         for unit in ("ops/s", "jobs/min", "tx/s", "req/s", "tps"):
             self.assertFalse(st.lower_is_better(unit), unit)
 
+    def test_workload_says_which_way(self):
+        # fairshare's worst deviation is a % where less is better; its CPU use is not.
+        self.assertTrue(wl.lower_is_better("fairshare worst_dev", "%"))
+        self.assertIsNone(wl.lower_is_better("fairshare cpu_used", "%"))
+        self.assertIsNone(wl.lower_is_better("hackbench time", "s"))
+        for lower, want in ((True, True), (None, False)):  # None: the unit decides, and % is a rate
+            t = tb.build_table([], "fairshare", "fairshare worst_dev", "%",
+                               tb.figure_getter("fairshare worst_dev"), ["a"], [()], 1, lower_better=lower)
+            self.assertEqual(t.lower_better, want)
+
     def test_formatting(self):
         self.assertEqual(st.fmt(0.663497), "0.6635")
         self.assertEqual(st.fmt(12222.5), "12222")

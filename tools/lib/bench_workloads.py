@@ -18,6 +18,7 @@ class Workload:
     flags: dict  # sweep key -> the program's option
     figures: tuple  # metrics shown in the tables by default (all are in the CSV/JSON)
     doc: str = ""
+    lower: tuple = ()  # metrics where less is better whatever the unit says (a % deviation)
 
 
 WORKLOADS = {w.name: w for w in [
@@ -42,7 +43,7 @@ WORKLOADS = {w.name: w for w in [
     Workload("fairshare", "-s 2", {"tasks": "-t", "cpus": "-c", "seconds": "-s", "nice": "-n"},
              ("worst_dev", "jain"),
              "T CPU-bound tasks on a CPU set: each one's CPU time against its fair share; worst "
-             "deviation (%), Jain's index, CPU used (%)"),
+             "deviation (%), Jain's index, CPU used (%)", lower=("worst_dev",)),
 ]}
 
 
@@ -114,6 +115,16 @@ def figure_key(result):
         return f"{result.name} {result.fields['metric']}"
     words = [f"{k}={v}" for k, v in result.fields.items() if not re.fullmatch(r"-?[\d.]+", v)]
     return " ".join([result.name] + words)
+
+
+def lower_is_better(label, unit):
+    """Is a smaller value of this figure ("<workload> <metric>") better? The workload's own
+    word where it gives one, else the unit's (times and costs are, rates are not)."""
+    name, _, metric = label.partition(" ")
+    w = WORKLOADS.get(name)
+    if w and metric in w.lower:
+        return True
+    return None  # the unit decides (bench_stats.lower_is_better)
 
 
 def wanted(label, figures):
