@@ -5,6 +5,7 @@
  */
 #include "sched/topology.h"
 
+#include "cmdline.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -131,6 +132,14 @@ static int build_levels(struct sched_topology *t, const struct machine *m)
 }
 
 /*
+ * Linux 3.8 multiplies a busy CPU's balance interval by 64 (32 across
+ * NUMA nodes); Linux 5.10 and later use 16 everywhere. 0 keeps 3.8's.
+ */
+static s64 sd_busy_factor_override;
+BOOT_OPTION_INT(sched_busy_factor, "sched_busy_factor", &sd_busy_factor_override, 0, 1024,
+		"every domain's busy_factor (0: Linux 3.8's, 64, or 32 across NUMA nodes)");
+
+/*
  * The one place where a level's flags become its balancing parameters:
  * Linux 3.8's SD_SIBLING_INIT, SD_MC_INIT, SD_CPU_INIT and sd_numa_init()
  * (reference/cfs.md section 5.2). Intervals are in milliseconds.
@@ -166,6 +175,8 @@ static void sd_init(struct sched_domain *sd, u32 flags)
 	} else { /* package, node */
 		sd->idle_idx = 1;
 	}
+	if (sd_busy_factor_override)
+		sd->busy_factor = (u32)sd_busy_factor_override;
 	sd->balance_interval = sd->min_interval;
 }
 

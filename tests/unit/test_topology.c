@@ -453,6 +453,31 @@ START_TEST(test_validate_catches)
 }
 END_TEST
 
+/* sched_busy_factor= sets every level's busy_factor (Linux 5.10+: 16); 0 restores 3.8's 64 and 32. */
+START_TEST(test_busy_factor_option)
+{
+	struct machine *m = machine_grid(2, 2, 2, 2);
+	struct sched_topology *t;
+	struct sched_domain *sd;
+
+	ck_assert_int_eq(cmdline_parse("sched_busy_factor=16"), 0);
+	t = build(m);
+	for (sd = cpu_sd(t, 0); sd; sd = sd->parent)
+		ck_assert_uint_eq(sd->busy_factor, 16);
+	sched_topology_free(t);
+
+	ck_assert_int_eq(cmdline_parse("sched_busy_factor=0"), 0);
+	t = build(m);
+	sd = cpu_sd(t, 0);
+	ck_assert_uint_eq(sd->busy_factor, 64);		/* SMT */
+	ck_assert_uint_eq(sd->parent->busy_factor, 64);	/* MC */
+	ck_assert_uint_eq(sd->parent->parent->busy_factor, 32); /* NUMA */
+	sched_topology_free(t);
+	ck_assert_int_eq(cmdline_parse("sched_busy_factor=1025"), 1); /* out of range: kept */
+	free(m);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- printing */
 
 START_TEST(test_debug_listing)
@@ -547,6 +572,7 @@ Suite *topology_suite(void)
 
 	tcase_add_checked_fixture(chk, setup, teardown);
 	tcase_add_test(chk, test_validate_catches);
+	tcase_add_test(chk, test_busy_factor_option);
 	tcase_add_test(chk, test_debug_listing);
 	tcase_add_test(chk, test_debug_listing_plain);
 	suite_add_tcase(s, chk);
