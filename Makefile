@@ -157,6 +157,7 @@ KERNEL_C := \
 	kernel/mm/vm_area.c \
 	kernel/mm/vm_map.c \
 	kernel/mm/vm_syscalls.c \
+	kernel/mm/vm_madvise.c \
 	kernel/mm/vm_ktest.c \
 	kernel/sched/topology.c \
 	kernel/sched/topology_gen.c \
@@ -200,11 +201,16 @@ KERNEL_C := \
 	kernel/fs/proc_builtin.c \
 	kernel/fs/proc_sched.c \
 	kernel/fs/proc_objects.c \
+	kernel/fs/cwd.c \
+	kernel/fs/stat.c \
+	kernel/fs/dirent.c \
+	kernel/fs/readdir.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
 	kernel/ipc/sys_socket.c \
 	kernel/ipc/poll.c \
+	kernel/ipc/select.c \
 	kernel/ipc/ipc_ktest.c \
 	kernel/proc/elf.c \
 	kernel/proc/syscall.c \
@@ -424,6 +430,7 @@ UNIT_KERNEL_C := \
 	kernel/mm/vm_area.c \
 	kernel/mm/vm_map.c \
 	kernel/mm/vm_syscalls.c \
+	kernel/mm/vm_madvise.c \
 	kernel/sched/topology.c \
 	kernel/sched/topology_gen.c \
 	kernel/sched/topology_check.c \
@@ -458,11 +465,16 @@ UNIT_KERNEL_C := \
 	kernel/fs/seqbuf.c \
 	kernel/fs/procfs.c \
 	kernel/fs/proc_builtin.c \
+	kernel/fs/cwd.c \
+	kernel/fs/stat.c \
+	kernel/fs/dirent.c \
+	kernel/fs/readdir.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
 	kernel/ipc/sys_socket.c \
 	kernel/ipc/poll.c \
+	kernel/ipc/select.c \
 	kernel/proc/elf.c \
 	kernel/debug/ksyms.c \
 	arch/x86_64/cpuid_topology.c \

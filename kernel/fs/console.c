@@ -143,7 +143,7 @@ static long console_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 	return copy_to_user((void *)arg, &ws, sizeof(ws));
 }
 
-static void console_fstat(struct file *f, struct kstat *st)
+void console_kstat(struct kstat *st)
 {
 	st->st_dev = KDEV_DEVTMPFS;
 	st->st_ino = CONSOLE_INO;
@@ -151,6 +151,11 @@ static void console_fstat(struct file *f, struct kstat *st)
 	st->st_nlink = 1;
 	st->st_rdev = KDEV(5, 1);
 	st->st_blksize = 4096;
+}
+
+static void console_fstat(struct file *f, struct kstat *st)
+{
+	console_kstat(st);
 }
 
 static const struct file_ops console_ops = {

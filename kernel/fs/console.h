@@ -9,12 +9,16 @@
 #include "lib/types.h"
 
 struct file;
+struct kstat;
 
 #define CONSOLE_ROWS 25
 #define CONSOLE_COLS 80
 
 /* A new open file of the console (one reference); flags as open(2)'s. NULL when out of memory. */
 struct file *console_open(unsigned int flags);
+
+/* What stat and fstat say of /dev/console (st zeroed beforehand). */
+void console_kstat(struct kstat *st);
 
 /*
  * From the timer tick on CPU 0 (interrupt context): takes the bytes that

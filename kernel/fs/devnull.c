@@ -20,13 +20,23 @@ static long null_write(struct file *f, struct iov_iter *from)
 	return n;
 }
 
+static long null_pread(struct file *f, struct iov_iter *to, s64 pos)
+{
+	return 0;
+}
+
+static long null_pwrite(struct file *f, struct iov_iter *from, s64 pos)
+{
+	return null_write(f, from);
+}
+
 static s64 null_lseek(struct file *f, s64 offset, int whence)
 {
 	f->f_pos = 0;
 	return 0;
 }
 
-static void null_fstat(struct file *f, struct kstat *st)
+void devnull_kstat(struct kstat *st)
 {
 	st->st_dev = KDEV_DEVTMPFS;
 	st->st_ino = DEVNULL_INO;
@@ -36,10 +46,17 @@ static void null_fstat(struct file *f, struct kstat *st)
 	st->st_blksize = 4096;
 }
 
+static void null_fstat(struct file *f, struct kstat *st)
+{
+	devnull_kstat(st);
+}
+
 static const struct file_ops null_ops = {
 	.read = null_read,
 	.write = null_write,
 	.lseek = null_lseek,
+	.pread = null_pread,
+	.pwrite = null_pwrite,
 	.fstat = null_fstat,
 };
 

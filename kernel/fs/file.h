@@ -64,6 +64,12 @@ struct file_ops {
 	/* Ready mask (POLLIN...), registering on the file's queues via pt. NULL: always ready */
 	unsigned int (*poll)(struct file *f, struct poll_table *pt);
 	s64 (*lseek)(struct file *f, s64 offset, int whence); /* NULL: -ESPIPE */
+	/*
+	 * pread64/pwrite64: read/write at pos, f_pos untouched. Only files
+	 * with lseek get here (the others are -ESPIPE); NULL: -EINVAL.
+	 */
+	long (*pread)(struct file *f, struct iov_iter *to, s64 pos);
+	long (*pwrite)(struct file *f, struct iov_iter *from, s64 pos);
 	void (*fstat)(struct file *f, struct kstat *st);      /* fills st (zeroed beforehand) */
 	long (*ioctl)(struct file *f, unsigned int cmd, unsigned long arg); /* NULL: -ENOTTY */
 	void (*release)(struct file *f); /* the last reference went */

@@ -22,10 +22,9 @@ static const struct fs_node *node_of(struct file *f)
 	return &((struct mem_node *)f->private_data)->node;
 }
 
-static long file_read(struct file *f, struct iov_iter *to)
+static long file_pread(struct file *f, struct iov_iter *to, s64 pos)
 {
 	const struct fs_node *n = node_of(f);
-	s64 pos = __atomic_load_n(&f->f_pos, __ATOMIC_RELAXED);
 	size_t want, got;
 
 	if (pos < 0 || (u64)pos >= n->size)
@@ -34,9 +33,18 @@ static long file_read(struct file *f, struct iov_iter *to)
 	got = copy_to_iter((const char *)n->data + pos, want, to);
 	if (!got && want)
 		return -EFAULT;
-	/* Threads sharing the file race on the offset, as they may on Linux before 3.14. */
-	__atomic_store_n(&f->f_pos, pos + (s64)got, __ATOMIC_RELAXED);
 	return (long)got;
+}
+
+static long file_read(struct file *f, struct iov_iter *to)
+{
+	s64 pos = __atomic_load_n(&f->f_pos, __ATOMIC_RELAXED);
+	long got = file_pread(f, to, pos);
+
+	/* Threads sharing the file race on the offset, as they may on Linux before 3.14. */
+	if (got > 0)
+		__atomic_store_n(&f->f_pos, pos + got, __ATOMIC_RELAXED);
+	return got;
 }
 
 /* generic_file_llseek with SEEK_DATA/SEEK_HOLE over a file without holes. */
@@ -71,10 +79,8 @@ static s64 file_lseek(struct file *f, s64 offset, int whence)
 	return pos;
 }
 
-static void node_fstat(struct file *f, struct kstat *st)
+void fs_node_kstat(const struct fs_node *n, struct kstat *st)
 {
-	const struct fs_node *n = node_of(f);
-
 	st->st_dev = n->dev;
 	st->st_ino = n->ino;
 	st->st_mode = n->mode;
@@ -82,6 +88,11 @@ static void node_fstat(struct file *f, struct kstat *st)
 	st->st_size = n->kind == NODE_DIR ? 0 : (s64)n->size;
 	st->st_blksize = ROOTFS_BLKSIZE;
 	st->st_blocks = (st->st_size + 511) / 512;
+}
+
+static void node_fstat(struct file *f, struct kstat *st)
+{
+	fs_node_kstat(node_of(f), st);
 }
 
 static void node_release(struct file *f)
@@ -92,11 +103,17 @@ static void node_release(struct file *f)
 static const struct file_ops initrd_file_ops = {
 	.read = file_read,
 	.lseek = file_lseek,
+	.pread = file_pread,
 	.fstat = node_fstat,
 	.release = node_release,
 };
 
 static long dir_read(struct file *f, struct iov_iter *to)
+{
+	return -EISDIR;
+}
+
+static long dir_pread(struct file *f, struct iov_iter *to, s64 pos)
 {
 	return -EISDIR;
 }
@@ -122,6 +139,7 @@ static const struct file_ops dir_ops = {
 	.read = dir_read,
 	.write = NULL,
 	.lseek = dir_lseek,
+	.pread = dir_pread,
 	.fstat = node_fstat,
 	.release = node_release,
 };

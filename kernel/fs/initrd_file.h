@@ -8,6 +8,7 @@
 
 struct file;
 struct fs_node;
+struct kstat;
 
 /* An initrd regular file opened read-only; NULL when out of memory. */
 struct file *initrd_file_open(const struct fs_node *node, unsigned int flags);
@@ -17,5 +18,11 @@ struct file *dir_open(const char *path, const struct fs_node *node, unsigned int
 
 /* The path of directory file f, or NULL if f is not a directory. */
 const char *dir_path(struct file *f);
+
+/*
+ * What stat and fstat say of an initrd node, a directory (any of the
+ * tree's) or a symlink (its size: the target's length); st zeroed beforehand.
+ */
+void fs_node_kstat(const struct fs_node *node, struct kstat *st);
 
 #endif

@@ -8,6 +8,7 @@
 #include <arch/uaccess.h>
 
 #include "fs/console.h"
+#include "fs/cwd.h"
 #include "fs/devnull.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
@@ -98,8 +99,8 @@ struct file *file_open(const char *path, unsigned int flags, int *err)
 long sys_openat(int dirfd, const char *upath, int flags, int mode)
 {
 	struct files *files = current_files();
-	struct file *dir = NULL, *f = NULL;
-	const char *base = NULL;
+	struct walk_base base;
+	struct file *f = NULL;
 	char *path;
 	long len;
 	int fd, err;
@@ -117,27 +118,19 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 		kfree(path);
 		return fd;
 	}
-	if (path[0] != '/' && dirfd != AT_FDCWD) {
-		dir = fget(dirfd);
-		err = -EBADF;
-		if (dir) {
-			base = dir_path(dir);
-			err = base ? 0 : -ENOTDIR;
-		}
-		if (err)
-			goto fail;
-	}
+	err = walk_base_get(dirfd, path, &base);
+	if (err)
+		goto fail;
 	/* Linux x86-64 forces O_LARGEFILE on open: F_GETFL shows it. */
-	f = open_at(path, base, (unsigned int)flags | O_LARGEFILE, &err);
+	f = open_at(path, base.path, (unsigned int)flags | O_LARGEFILE, &err);
+	walk_base_put(&base);
 	if (!f)
 		goto fail;
 	fd_install(files, fd, f);
-	fput(dir);
 	kfree(path);
 	return fd;
 fail:
 	fd_unreserve(files, fd);
-	fput(dir);
 	kfree(path);
 	return err;
 }

@@ -127,15 +127,66 @@ enum procfs_kind procfs_lookup(const char *rel)
 	return kind;
 }
 
+/* The component of entry path e right under the directory rel, or NULL if e is not below it. */
+static const char *child_of(const char *rel, const char *e, size_t *len, bool *is_dir)
+{
+	const char *c = e, *slash;
+
+	if (*rel) {
+		if (!is_parent(rel, e))
+			return NULL;
+		c = e + strlen(rel) + 1;
+	}
+	slash = strchr(c, '/');
+	*len = slash ? (size_t)(slash - c) : strlen(c);
+	*is_dir = slash != NULL;
+	return c;
+}
+
+int procfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len,
+		   bool *is_dir)
+{
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+	unsigned int i = (unsigned int)MIN(*cookie, (size_t)nr_entries);
+	int ret = 0;
+
+	if (lookup_locked(rel, NULL) != PROCFS_DIR) {
+		spin_unlock_irqrestore(&table_lock, flags);
+		return -ENOENT;
+	}
+	for (; i < nr_entries && !ret; i++) {
+		size_t len, other_len;
+		bool dir, other_dir, seen = false;
+		const char *c = child_of(rel, entries[i].path, &len, &dir);
+
+		if (!c)
+			continue;
+		/* A directory is implied by every file under it: name it once, at its first. */
+		for (unsigned int j = 0; j < i && !seen; j++) {
+			const char *o = child_of(rel, entries[j].path, &other_len, &other_dir);
+
+			seen = o && other_len == len && !memcmp(o, c, len);
+		}
+		if (seen)
+			continue;
+		*name = c;
+		*name_len = len;
+		*is_dir = dir;
+		ret = 1;
+	}
+	*cookie = i;
+	spin_unlock_irqrestore(&table_lock, flags);
+	return ret;
+}
+
 static struct proc_file *pf_of(struct file *f)
 {
 	return f->private_data;
 }
 
-static long proc_read(struct file *f, struct iov_iter *to)
+static long proc_pread(struct file *f, struct iov_iter *to, s64 pos)
 {
 	struct proc_file *pf = pf_of(f);
-	s64 pos = f->f_pos;
 	size_t n, got;
 
 	if (pos < 0 || (size_t)pos >= pf->text.len)
@@ -144,8 +195,16 @@ static long proc_read(struct file *f, struct iov_iter *to)
 	got = copy_to_iter(pf->text.buf + pos, n, to);
 	if (!got && n)
 		return -EFAULT;
-	f->f_pos = pos + (s64)got;
 	return (long)got;
+}
+
+static long proc_read(struct file *f, struct iov_iter *to)
+{
+	long got = proc_pread(f, to, f->f_pos);
+
+	if (got > 0)
+		f->f_pos += got;
+	return got;
 }
 
 static long proc_write(struct file *f, struct iov_iter *from)
@@ -170,6 +229,12 @@ static long proc_write(struct file *f, struct iov_iter *from)
 	return err < 0 ? err : (long)n;
 }
 
+/* A store takes the whole write whatever the offset. */
+static long proc_pwrite(struct file *f, struct iov_iter *from, s64 pos)
+{
+	return proc_write(f, from);
+}
+
 /* seq_lseek: SEEK_SET and SEEK_CUR within the snapshot's positions. */
 static s64 proc_lseek(struct file *f, s64 offset, int whence)
 {
@@ -187,15 +252,31 @@ static s64 proc_lseek(struct file *f, s64 offset, int whence)
 	return pos;
 }
 
-static void proc_fstat(struct file *f, struct kstat *st)
+static void entry_kstat(const struct proc_entry *e, struct kstat *st)
 {
-	const struct proc_entry *e = pf_of(f)->entry;
-
 	st->st_dev = KDEV_PROC;
 	st->st_ino = PROCFS_INO_BASE + (u64)(e - entries);
 	st->st_mode = S_IFREG | (e->store ? 0644 : 0444);
 	st->st_nlink = 1;
 	st->st_blksize = 1024;
+}
+
+static void proc_fstat(struct file *f, struct kstat *st)
+{
+	entry_kstat(pf_of(f)->entry, st);
+}
+
+int procfs_kstat(const char *rel, struct kstat *st)
+{
+	const struct proc_entry *e = NULL;
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+	enum procfs_kind kind = lookup_locked(rel, &e);
+
+	spin_unlock_irqrestore(&table_lock, flags);
+	if (kind != PROCFS_FILE)
+		return -ENOENT;
+	entry_kstat(e, st);
+	return 0;
 }
 
 static void proc_release(struct file *f)
@@ -210,6 +291,8 @@ static const struct file_ops proc_ops = {
 	.read = proc_read,
 	.write = proc_write,
 	.lseek = proc_lseek,
+	.pread = proc_pread,
+	.pwrite = proc_pwrite,
 	.fstat = proc_fstat,
 	.release = proc_release,
 };

@@ -11,6 +11,7 @@
 #include "lib/types.h"
 
 struct file;
+struct kstat;
 struct seqbuf;
 
 #define PROCFS_MAX_ENTRIES 64
@@ -43,6 +44,18 @@ enum procfs_kind procfs_lookup(const char *rel);
  * (one reference) or NULL with *err set.
  */
 struct file *procfs_open(const char *rel, unsigned int flags, int *err);
+
+/* What stat and fstat say of the file at rel (st zeroed beforehand): 0, or -ENOENT if it is none. */
+int procfs_kstat(const char *rel, struct kstat *st);
+
+/*
+ * Lists the directory at rel ("" is /proc): call with *cookie = 0 until it
+ * returns 0; 1 means *name (not NUL-terminated, name_len bytes, valid
+ * while the table lives) and *is_dir hold the next entry. Registration
+ * order, each name once. -ENOENT: rel is no directory.
+ */
+int procfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len,
+		   bool *is_dir);
 
 /* Registers the built-in files: /proc/uptime and /proc/meminfo. */
 void procfs_init(void);

@@ -6,6 +6,7 @@
 #ifndef FULCRUM_FS_STAT_H
 #define FULCRUM_FS_STAT_H
 
+#include "lib/errno.h"
 #include "lib/types.h"
 
 #define S_IFMT	 0170000
@@ -70,5 +71,49 @@ _Static_assert(sizeof(struct kstat) == 144, "struct stat is 144 bytes on x86-64"
 #define KDEV_PIPEFS   KDEV(0, 12)
 #define KDEV_SOCKFS   KDEV(0, 8)
 #define KDEV_DEVTMPFS KDEV(0, 6)
+
+/* access(2)'s mode bits. */
+#define F_OK 0
+#define X_OK 1
+#define W_OK 2
+#define R_OK 4
+
+/*
+ * Whether root may access a file of this mode, as Linux decides it for
+ * root (the owner: everything Fulcrum serves belongs to uid 0): 0,
+ * -EROFS (writing a regular file, directory or symlink of a read-only
+ * file system; devices, FIFOs and sockets stay writable), or -EACCES
+ * (executing a non-directory without any execute bit, or searching a
+ * directory without one while asking to write it too). amode: R_OK |
+ * W_OK | X_OK, or F_OK.
+ */
+static inline int access_check(u32 mode, bool read_only_fs, int amode)
+{
+	u32 type = mode & S_IFMT;
+	bool special = type != S_IFREG && type != S_IFDIR && type != S_IFLNK;
+
+	if ((amode & W_OK) && read_only_fs && !special)
+		return -EROFS; /* checked first, as Linux's sb_permission */
+	if (!(amode & ~((mode >> 6) & 7)))
+		return 0; /* the owner's bits allow it */
+	if (!(amode & X_OK) || (mode & 0111))
+		return 0; /* CAP_DAC_OVERRIDE */
+	if (S_ISDIR(mode) && !(amode & W_OK))
+		return 0; /* CAP_DAC_READ_SEARCH */
+	return -EACCES;
+}
+
+struct fs_node;
+
+/* What stat says of the node at the normalised absolute path: the same as fstat of it opened. */
+void fs_path_kstat(const char *path, const struct fs_node *node, struct kstat *st);
+
+/* Linux's argument order and errors; relative paths start at the working directory (fs/cwd.h). */
+long sys_stat(const char *upath, struct kstat *ust);
+long sys_lstat(const char *upath, struct kstat *ust);
+long sys_newfstatat(int dfd, const char *upath, struct kstat *ust, int flags);
+long sys_access(const char *upath, int amode);
+long sys_faccessat(int dfd, const char *upath, int amode);
+long sys_faccessat2(int dfd, const char *upath, int amode, int flags);
 
 #endif

@@ -11,6 +11,7 @@
 #include "fs/file.h"
 #include "fs/iov_iter.h"
 #include "fs/stat.h"
+#include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -79,6 +80,54 @@ long sys_write(int fd, const void *buf, size_t count)
 }
 SYSCALL_DEFINE3(write, int, const void *, size_t);
 
+/*
+ * pread64/pwrite64 in Linux's order: a negative offset before the
+ * descriptor, -ESPIPE for what cannot seek (pipes, sockets, the console),
+ * then the mode, the operation, the buffer and rw_verify_area's range
+ * check. The file offset is left alone.
+ */
+static long do_positional(int fd, void *buf, size_t count, s64 pos, bool write)
+{
+	struct file *f;
+	struct iov_iter it;
+	s64 end;
+	long ret;
+
+	if (pos < 0)
+		return -EINVAL;
+	f = fget(fd);
+	if (!f)
+		return -EBADF;
+	if (!f->ops->lseek)
+		ret = -ESPIPE;
+	else if (!(f->f_mode & (write ? FMODE_WRITE : FMODE_READ)))
+		ret = -EBADF;
+	else if (!(write ? f->ops->pwrite : f->ops->pread))
+		ret = -EINVAL;
+	else if (!user_range_ok(buf, count))
+		ret = -EFAULT;
+	else if ((s64)count < 0 || __builtin_add_overflow(pos, (s64)count, &end))
+		ret = -EINVAL;
+	else {
+		iov_iter_single(&it, buf, MIN(count, (size_t)MAX_RW_COUNT));
+		ret = write ? f->ops->pwrite(f, &it, pos) : f->ops->pread(f, &it, pos);
+	}
+	fput(f);
+	return ret;
+}
+
+long sys_pread64(int fd, void *buf, size_t count, s64 pos)
+{
+	return do_positional(fd, buf, count, pos, false);
+}
+SYSCALL_DEFINE4(pread64, int, void *, size_t, s64);
+
+long sys_pwrite64(int fd, const void *buf, size_t count, s64 pos)
+{
+	return do_positional(fd, (void *)buf, count, pos, true);
+}
+SYSCALL_DEFINE4(pwrite64, int, const void *, size_t, s64);
+
 /* readv/writev: the mode is checked first, then the vector (Linux's vfs_readv order). */
 static long do_vector(int fd, const struct iovec *uvec, unsigned long vlen, bool write)
 {
@@ -137,7 +186,7 @@ long sys_lseek(int fd, s64 offset, unsigned int whence)
 }
 SYSCALL_DEFINE3(lseek, int, s64, unsigned int);
 
-static void stat_file(struct file *f, struct kstat *st)
+void file_kstat(struct file *f, struct kstat *st)
 {
 	memset(st, 0, sizeof(*st));
 	if (f->ops->fstat)
@@ -151,7 +200,7 @@ long sys_fstat(int fd, struct kstat *ust)
 
 	if (!f)
 		return -EBADF;
-	stat_file(f, &st);
+	file_kstat(f, &st);
 	fput(f);
 	return copy_to_user(ust, &st, sizeof(st));
 }
@@ -217,7 +266,7 @@ static long regular_fionread(struct file *f, int *uarg)
 	struct kstat st;
 	int n;
 
-	stat_file(f, &st);
+	file_kstat(f, &st);
 	if (!S_ISREG(st.st_mode))
 		return -ENOTTY;
 	n = (int)MAX(st.st_size - f->f_pos, 0);

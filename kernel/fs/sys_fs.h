@@ -1,6 +1,6 @@
 /*
  * The file system calls on descriptors, Linux's argument order and
- * errors: read/write and their vector forms, close, lseek, fstat, the dup
+ * errors: read/write, their vector and positional forms, close, lseek, fstat, the dup
  * family, ioctl and fcntl. open/openat are in open.h, pipes in
  * ipc/pipe.h, sockets in ipc/socket.h, poll in ipc/poll.h.
  */
@@ -9,6 +9,7 @@
 
 #include "lib/types.h"
 
+struct file;
 struct iovec;
 struct kstat;
 
@@ -29,11 +30,15 @@ struct kstat;
 
 long sys_read(int fd, void *buf, size_t count);
 long sys_write(int fd, const void *buf, size_t count);
+long sys_pread64(int fd, void *buf, size_t count, s64 pos);
+long sys_pwrite64(int fd, const void *buf, size_t count, s64 pos);
 long sys_readv(int fd, const struct iovec *uvec, unsigned long vlen);
 long sys_writev(int fd, const struct iovec *uvec, unsigned long vlen);
 long sys_close(int fd);
 long sys_lseek(int fd, s64 offset, unsigned int whence);
 long sys_fstat(int fd, struct kstat *ust);
+/* What fstat says of f: st zeroed, then filled by the file's kind. */
+void file_kstat(struct file *f, struct kstat *st);
 long sys_dup(int oldfd);
 long sys_dup2(int oldfd, int newfd);
 long sys_dup3(int oldfd, int newfd, int flags);

@@ -92,12 +92,19 @@ static short poll_one(struct poll_request *r, struct poll_table *pt)
 	if (!r->file)
 		return POLLNVAL;
 	mask = r->file->ops->poll ? r->file->ops->poll(r->file, pt) : DEFAULT_POLLMASK;
+	if (r->exact)
+		return (short)(mask & (unsigned short)r->events);
 	return (short)(mask & ((unsigned short)r->events | POLLERR | POLLHUP));
 }
 
 long poll_files(struct poll_request *reqs, unsigned int n, long timeout_ms)
 {
-	bool may_sleep = timeout_ms != 0, timed = timeout_ms > 0, first = true;
+	return poll_files_ns(reqs, n, timeout_ms < 0 ? -1 : (s64)timeout_ms * 1000000);
+}
+
+long poll_files_ns(struct poll_request *reqs, unsigned int n, s64 timeout_ns)
+{
+	bool may_sleep = timeout_ns != 0, timed = timeout_ns > 0, first = true;
 	struct poll_table pt;
 	struct wait_queue self_wq;
 	struct waiter self = { .task = NULL };
@@ -107,8 +114,13 @@ long poll_files(struct poll_request *reqs, unsigned int n, long timeout_ms)
 	poll_table_init(&pt);
 	if (may_sleep)
 		wait_queue_init(&self_wq);
-	if (timed)
-		wait_timer_arm(&timer, arch_clock_ns() + (u64)timeout_ms * 1000000);
+	if (timed) {
+		u64 deadline;
+
+		if (__builtin_add_overflow(arch_clock_ns(), (u64)timeout_ns, &deadline))
+			deadline = (u64)-1; /* past any clock reading: as good as forever */
+		wait_timer_arm(&timer, deadline);
+	}
 	for (;;) {
 		/* Sleeping from here on: a wake-up after any test below cuts schedule() short. */
 		if (may_sleep)
@@ -143,7 +155,7 @@ long poll_files(struct poll_request *reqs, unsigned int n, long timeout_ms)
 	return count;
 }
 
-long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms)
+long poll_user(struct pollfd *ufds, unsigned int nfds, s64 timeout_ns)
 {
 	struct pollfd *kfds = NULL;
 	struct poll_request *reqs = NULL;
@@ -165,10 +177,11 @@ long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms)
 	}
 	for (unsigned int i = 0; i < nfds; i++) {
 		reqs[i].ignore = kfds[i].fd < 0;
+		reqs[i].exact = false;
 		reqs[i].file = reqs[i].ignore ? NULL : fget(kfds[i].fd);
 		reqs[i].events = kfds[i].events;
 	}
-	ret = poll_files(reqs, nfds, timeout_ms < 0 ? -1 : timeout_ms);
+	ret = poll_files_ns(reqs, nfds, timeout_ns);
 	/* revents go back whatever the outcome, as on Linux. */
 	for (unsigned int i = 0; i < nfds; i++) {
 		kfds[i].revents = reqs[i].revents;
@@ -180,5 +193,10 @@ out:
 	kfree(kfds);
 	kfree(reqs);
 	return ret;
+}
+
+long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms)
+{
+	return poll_user(ufds, nfds, timeout_ms < 0 ? -1 : (s64)timeout_ms * 1000000);
 }
 SYSCALL_DEFINE3(poll, struct pollfd *, unsigned int, int);

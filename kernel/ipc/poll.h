@@ -65,12 +65,17 @@ void poll_table_init(struct poll_table *pt);
 /* Leaves every registered queue (marking the caller running) and frees the table's pages. */
 void poll_table_free(struct poll_table *pt);
 
-/* One file to poll: file NULL means a bad descriptor (POLLNVAL); ignore: a negative fd. */
+/*
+ * One file to poll: file NULL means a bad descriptor (POLLNVAL); ignore: a
+ * negative fd; exact: revents holds only the bits of events, POLLERR and
+ * POLLHUP included only if asked for (select's sets).
+ */
 struct poll_request {
 	struct file *file;
 	short events;
 	short revents;
 	bool ignore;
+	bool exact;
 };
 
 /*
@@ -80,8 +85,12 @@ struct poll_request {
  * timeout, -EINTR when a signal is pending, -ENOMEM.
  */
 long poll_files(struct poll_request *reqs, unsigned int n, long timeout_ms);
+/* The same with the timeout in nanoseconds (< 0: forever). */
+long poll_files_ns(struct poll_request *reqs, unsigned int n, s64 timeout_ns);
 
 /* poll(2): nfds above FD_MAX (RLIMIT_NOFILE) gives -EINVAL, as on Linux. */
 long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms);
+/* Its body, with the timeout in nanoseconds (< 0: forever); ppoll's too (ipc/select.h). */
+long poll_user(struct pollfd *ufds, unsigned int nfds, s64 timeout_ns);
 
 #endif

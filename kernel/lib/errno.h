@@ -54,4 +54,9 @@
  * into -EINTR (Linux's value).
  */
 #define ERESTARTSYS 512
+/*
+ * The same for select, pselect6 and ppoll: restarted only when no handler
+ * ran (SA_RESTART or not); a handler makes it -EINTR.
+ */
+#define ERESTARTNOHAND 514
 #endif

@@ -30,6 +30,35 @@ struct vm;
 #define MAP_HUGETLB	    0x40000
 #define MAP_FIXED_NOREPLACE 0x100000
 
+/* madvise() advice, Linux's values. */
+#define MADV_NORMAL	     0
+#define MADV_RANDOM	     1
+#define MADV_SEQUENTIAL	     2
+#define MADV_WILLNEED	     3
+#define MADV_DONTNEED	     4
+#define MADV_FREE	     8
+#define MADV_REMOVE	     9
+#define MADV_DONTFORK	     10
+#define MADV_DOFORK	     11
+#define MADV_MERGEABLE	     12
+#define MADV_UNMERGEABLE     13
+#define MADV_HUGEPAGE	     14
+#define MADV_NOHUGEPAGE	     15
+#define MADV_DONTDUMP	     16
+#define MADV_DODUMP	     17
+#define MADV_WIPEONFORK	     18
+#define MADV_KEEPONFORK	     19
+#define MADV_COLD	     20
+#define MADV_PAGEOUT	     21
+#define MADV_POPULATE_READ   22
+#define MADV_POPULATE_WRITE  23
+#define MADV_DONTNEED_LOCKED 24
+#define MADV_COLLAPSE	     25
+#define MADV_HWPOISON	     100
+#define MADV_SOFT_OFFLINE    101
+#define MADV_GUARD_INSTALL   102
+#define MADV_GUARD_REMOVE    103
+
 /* What an area is for; areas of different kinds never merge. */
 enum vma_kind {
 	VMA_ANON,    /* mmap(MAP_PRIVATE | MAP_ANONYMOUS) */
@@ -148,18 +177,29 @@ int vm_fault(struct vm *vm, uintptr_t addr, bool write);
  * vm_munmap: 0 even if nothing was mapped there.
  * vm_mprotect: -ENOMEM if any page of the range is unmapped, and then
  * nothing changes.
+ * vm_madvise: MADV_DONTNEED, MADV_DONTNEED_LOCKED and MADV_FREE drop the
+ * range's pages of anonymous, stack and brk areas (the next touch reads
+ * zeros; -EINVAL on an ELF segment, whose file data could not come back);
+ * the other advice Linux knows is taken as a hint that changes nothing,
+ * except MADV_DONTFORK, MADV_WIPEONFORK, MADV_POPULATE_READ/WRITE,
+ * MADV_COLLAPSE, MADV_HWPOISON, MADV_SOFT_OFFLINE and the guard-page
+ * advice, which are not supported (-EINVAL), and MADV_REMOVE (-EINVAL,
+ * -EACCES on a segment, as Linux for private mappings). A hole in the
+ * range is -ENOMEM after the rest was done, as on Linux.
  */
 long vm_brk(struct vm *vm, unsigned long brk);
 long vm_mmap(struct vm *vm, unsigned long addr, unsigned long len, unsigned long prot,
 	     unsigned long flags, long fd, unsigned long off);
 int vm_munmap(struct vm *vm, unsigned long addr, unsigned long len);
 int vm_mprotect(struct vm *vm, unsigned long addr, unsigned long len, unsigned long prot);
+int vm_madvise(struct vm *vm, unsigned long start, unsigned long len, int advice);
 
 long sys_brk(unsigned long brk);
 long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigned long flags,
 	      unsigned long fd, unsigned long off);
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
+long sys_madvise(unsigned long start, unsigned long len, int advice);
 
 /* Live objects over every address space: the teardown check compares these before and after. */
 struct vm_counts {

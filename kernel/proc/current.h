@@ -9,10 +9,14 @@
 #include "lib/types.h"
 
 struct files;
+struct fs_struct;
 struct vm;
 
 /* The caller's descriptor table. */
 struct files *current_files(void);
+
+/* The caller's working directory (fs/cwd.h); NULL (a kernel thread): relative paths start at "/". */
+struct fs_struct *current_fs(void);
 
 /*
  * The caller's address space; NULL for a kernel thread. Weak until
@@ -25,6 +29,16 @@ bool current_signal_pending(void);
 
 /* Sends sig to the caller (e.g. SIGPIPE on a write to a widowed pipe). */
 void current_send_signal(int sig);
+
+/*
+ * ppoll and pselect6: the caller's signal mask is mask (SIGKILL and
+ * SIGSTOP stay unblocked) from begin to end. interrupted: the call returns
+ * -ERESTARTNOHAND, and the old mask comes back only after signal delivery,
+ * so a handler runs under the call's mask and its frame restores the old
+ * one (Linux's restore_saved_sigmask_unless).
+ */
+void current_sigmask_begin(u64 mask);
+void current_sigmask_end(bool interrupted);
 
 /*
  * kernel/mm/vm.c: makes the page at addr in vm (demand-zero, stack

@@ -18,8 +18,10 @@
 #include <arch/uaccess.h>
 #include <arch/user.h>
 
+#include "fs/cwd.h"
 #include "fs/fdtable.h"
-#include "fs/initrd.h"
+#include "fs/namei.h"
+#include "fs/open.h"
 #include "fs/stat.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -180,17 +182,27 @@ static int build_stack(struct vm *vm, const struct exec_args *a, const struct el
 	return err;
 }
 
-/* Finds and checks the program; data and size get its bytes in the initrd. */
+/*
+ * Finds and checks the program (a relative path starts at the working
+ * directory; symlinks are followed); data and size get its bytes in the
+ * initrd. Only an initrd regular file with an execute bit can run.
+ */
 static int find_program(const char *path, const void **data, size_t *size)
 {
-	u32 mode;
-	int err = initrd_find(path, data, size, &mode);
+	struct path_walk *w = kmalloc(sizeof(*w));
+	int err;
 
-	if (err)
-		return err;
-	if (!S_ISREG(mode) || !(mode & 0111))
-		return -EACCES;
-	return 0;
+	if (!w)
+		return -ENOMEM;
+	err = path_walk_at(AT_FDCWD, path, true, w);
+	if (!err && (w->node.kind != NODE_FILE || !(w->node.mode & 0111)))
+		err = -EACCES;
+	if (!err) {
+		*data = w->node.data;
+		*size = w->node.size;
+	}
+	kfree(w);
+	return err;
 }
 
 static struct vm *load_image(const void *data, size_t size, struct elf_image *img, int *err)

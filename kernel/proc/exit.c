@@ -14,6 +14,7 @@
 #include <arch/fpu.h>
 #include <arch/uaccess.h>
 
+#include "fs/cwd.h"
 #include "fs/fdtable.h"
 #include "lib/errno.h"
 #include "mm/vm.h"
@@ -86,6 +87,7 @@ static void process_release(struct process *p, struct task *t)
 {
 	struct vm *vm = p->vm;
 	struct files *files = p->files;
+	struct fs_struct *fs = p->fs;
 	unsigned long irq = arch_irq_save();
 
 	/* Off this address space first: the scheduler must not load it again. */
@@ -100,8 +102,10 @@ static void process_release(struct process *p, struct task *t)
 	}
 	p->vm = NULL;
 	p->files = NULL;
+	p->fs = NULL;
 	if (files)
 		files_put(files);
+	fs_struct_put(fs);
 	if (vm)
 		vm_put(vm);
 }

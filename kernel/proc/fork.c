@@ -5,8 +5,8 @@
  * user_thread_start() and enters ring 3 with the parent's registers
  * (rax 0, and the stack and TLS clone asked for).
  *
- * clone flags: CLONE_VM, CLONE_FS (nothing to share: no working
- * directory), CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD, CLONE_SYSVSEM
+ * clone flags: CLONE_VM, CLONE_FS (the working directory: shared, else
+ * copied; a thread shares its process's whatever it asks), CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD, CLONE_SYSVSEM
  * (nothing to share), CLONE_SETTLS, CLONE_PARENT_SETTID,
  * CLONE_CHILD_SETTID, CLONE_CHILD_CLEARTID, CLONE_VFORK, CLONE_DETACHED
  * (ignored, as Linux does); the low byte is the signal the parent gets at
@@ -16,6 +16,7 @@
 #include <arch/uaccess.h>
 #include <arch/user.h>
 
+#include "fs/cwd.h"
 #include "fs/fdtable.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -125,11 +126,18 @@ static struct process *new_process(struct process *parent, u64 flags)
 	} else {
 		p->files = files_clone(parent->files);
 	}
-	if (!p->vm || !p->files) {
+	if ((flags & CLONE_FS) && parent->fs) {
+		fs_struct_get(parent->fs);
+		p->fs = parent->fs;
+	} else {
+		p->fs = fs_struct_clone(parent->fs);
+	}
+	if (!p->vm || !p->files || !p->fs) {
 		if (p->vm)
 			vm_put(p->vm);
 		if (p->files)
 			files_put(p->files);
+		fs_struct_put(p->fs);
 		kfree(p);
 		return NULL;
 	}
@@ -158,6 +166,7 @@ static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_t
 		if (p != parent) {
 			vm_put(p->vm);
 			files_put(p->files);
+			fs_struct_put(p->fs);
 			kfree(p);
 		}
 		return -ENOMEM;
@@ -181,6 +190,7 @@ static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_t
 		if (p != parent) {
 			vm_put(p->vm);
 			files_put(p->files);
+			fs_struct_put(p->fs);
 			kfree(p);
 		}
 		return -EAGAIN;

@@ -11,6 +11,7 @@
 
 #include "cmdline.h"
 #include "fs/console.h"
+#include "fs/cwd.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "fs/initrd.h"
@@ -102,9 +103,11 @@ bool proc_start_init(void)
 		return false;
 	}
 	p = process_alloc();
-	if (p)
+	if (p) {
 		p->files = files_create();
-	t = p && p->files ? task_create(init_thread, p, "init", 0, NULL, 1) : NULL;
+		p->fs = fs_struct_create();
+	}
+	t = p && p->files && p->fs ? task_create(init_thread, p, "init", 0, NULL, 1) : NULL;
 	if (!t || arch_fpu_alloc(&t->ctx)) {
 		pr_err("init: out of memory\n");
 		return false;

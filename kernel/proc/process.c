@@ -12,6 +12,7 @@
 #include <arch/user.h>
 
 #include "fs/console.h"
+#include "fs/cwd.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
 #include "lib/errno.h"
@@ -37,6 +38,13 @@ struct files *current_files(void)
 	struct process *p = current_process();
 
 	return p ? p->files : NULL;
+}
+
+struct fs_struct *current_fs(void)
+{
+	struct process *p = current_process();
+
+	return p ? p->fs : NULL;
 }
 
 struct vm *current_vm(void)
@@ -213,9 +221,11 @@ int proc_adopt_kernel_thread(struct arch_mm *mm)
 	if (!p)
 		return -ENOMEM;
 	p->files = files_create();
-	if (!p->files || proc_console_fds(p->files) || arch_fpu_alloc(&t->ctx)) {
+	p->fs = fs_struct_create();
+	if (!p->files || !p->fs || proc_console_fds(p->files) || arch_fpu_alloc(&t->ctx)) {
 		if (p->files)
 			files_put(p->files);
+		fs_struct_put(p->fs);
 		kfree(p);
 		return -ENOMEM;
 	}

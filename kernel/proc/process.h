@@ -68,6 +68,7 @@ struct process {
 	/* Resources: NULL once released at exit. */
 	struct vm *vm;
 	struct files *files;
+	struct fs_struct *fs;	   /* the working directory (fs/cwd.h) */
 
 	/* Signals (p->lock). */
 	struct k_sigaction action[NSIG];

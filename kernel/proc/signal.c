@@ -440,7 +440,7 @@ bool signal_deliver_one(struct user_regs *regs, const u64 *saved_mask)
 		struct k_sigaction ka;
 		struct k_siginfo info;
 		bool shared;
-		u64 old;
+		u64 old, cur = t->sig_blocked;
 		int sig = sig_next(t->sig_pending, p->shared_pending, t->sig_blocked, &shared);
 
 		if (!sig) {
@@ -454,7 +454,7 @@ bool signal_deliver_one(struct user_regs *regs, const u64 *saved_mask)
 			t->sig_pending &= ~sig_bit(sig);
 		x = sigx_take(shared ? (const void *)p : (const void *)t, sig);
 		ka = p->action[sig - 1];
-		old = saved_mask ? *saved_mask : t->sig_blocked;
+		old = saved_mask ? *saved_mask : cur; /* what the frame restores */
 		if (sig != SIGKILL && ka.handler != SIG_DFL && ka.handler != SIG_IGN &&
 		    (ka.flags & SA_RESETHAND))
 			p->action[sig - 1].handler = SIG_DFL; /* one shot */
@@ -475,8 +475,9 @@ bool signal_deliver_one(struct user_regs *regs, const u64 *saved_mask)
 				ka.flags & SA_RESTORER ? "no room for a frame" : "no SA_RESTORER");
 			process_group_exit(SIGSEGV);
 		}
+		/* As Linux: the handler runs with the mask in force (a temporary one included). */
 		flags = spin_lock_irqsave(&p->lock);
-		t->sig_blocked = sig_handler_mask(sig, old, ka.mask, ka.flags);
+		t->sig_blocked = sig_handler_mask(sig, cur, ka.mask, ka.flags);
 		spin_unlock_irqrestore(&p->lock, flags);
 		return true;
 	}
@@ -489,8 +490,23 @@ void signal_deliver(struct user_regs *regs)
 
 	if (!p)
 		return;
-	/* Racy peek, fine: a signal sent after it is seen at the next return (a tick at worst). */
-	if (READ_ONCE(t->sig_pending) | READ_ONCE(p->shared_pending)) {
+	if (t->sig_restore_blocked) {
+		/*
+		 * ppoll/pselect6 was interrupted under its own mask: the first
+		 * handler's frame restores the mask from before the call; with
+		 * no handler, it comes back now (Linux's TIF_RESTORE_SIGMASK).
+		 */
+		u64 saved = t->sig_saved_blocked;
+
+		t->sig_restore_blocked = false;
+		if (signal_deliver_one(regs, &saved)) {
+			while (signal_deliver_one(regs, NULL))
+				;
+		} else {
+			signal_set_blocked(saved);
+		}
+	} else if (READ_ONCE(t->sig_pending) | READ_ONCE(p->shared_pending)) {
+		/* Racy peek, fine: a signal sent after it is seen at the next return (a tick at worst). */
 		while (signal_deliver_one(regs, NULL))
 			; /* each handler's frame nests on the last, as Linux does */
 	}

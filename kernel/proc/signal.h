@@ -72,6 +72,13 @@ void signal_get_altstack(struct task *t, struct arch_sigstack *ss);
 int signal_set_altstack(struct task *t, const struct arch_sigstack *ss);
 
 /*
+ * The calling thread's mask becomes blocked (SIGKILL and SIGSTOP already
+ * out); process-directed signals it now blocks are handed to a thread
+ * that does not.
+ */
+void signal_set_blocked(u64 blocked);
+
+/*
  * Acts on the calling thread's pending signals until one gets a handler
  * frame (true) or none is left (false); fatal ones do not return. The
  * frame's saved mask is *saved_mask if given (rt_sigsuspend's), else the

@@ -134,15 +134,17 @@ static inline int sig_procmask(int how, u64 old, u64 set, u64 *out)
  * A system call that returned -ERESTARTSYS because a signal came: it is
  * made again when no handler runs (the signal was ignored or the thread
  * went on) or the handler has SA_RESTART, else it fails with -EINTR.
+ * -ERESTARTNOHAND (select, pselect6, ppoll) ignores SA_RESTART: any
+ * handler makes it -EINTR.
  */
 enum sig_restart { SIG_RESTART_NONE, SIG_RESTART_CALL, SIG_RESTART_EINTR };
 
 static inline enum sig_restart sig_restart_action(bool in_syscall, long ret, bool handler,
 						  u64 sa_flags)
 {
-	if (!in_syscall || ret != -ERESTARTSYS)
+	if (!in_syscall || (ret != -ERESTARTSYS && ret != -ERESTARTNOHAND))
 		return SIG_RESTART_NONE;
-	if (!handler || (sa_flags & SA_RESTART))
+	if (!handler || (ret == -ERESTARTSYS && (sa_flags & SA_RESTART)))
 		return SIG_RESTART_CALL;
 	return SIG_RESTART_EINTR;
 }

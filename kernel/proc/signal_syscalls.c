@@ -16,6 +16,7 @@
 #include "lib/errno.h"
 #include "mm/heap.h"
 #include "printk.h"
+#include "proc/current.h"
 #include "proc/proc_internal.h"
 #include "proc/signal.h"
 #include "proc/signal_rules.h"
@@ -69,7 +70,7 @@ SYSCALL_DEFINE4(rt_sigaction, int, const struct k_sigaction *, struct k_sigactio
  * that it now blocks go to a thread that does not (Linux's
  * retarget_shared_pending), so they are not stuck behind this one.
  */
-static void set_blocked(u64 blocked)
+void signal_set_blocked(u64 blocked)
 {
 	struct task *self = current_task();
 	struct process *p = self->proc;
@@ -108,7 +109,7 @@ static long sys_rt_sigprocmask(int how, const sigset_t *set, sigset_t *oset, siz
 			return -EFAULT;
 		if (sig_procmask(how, old, want, &blocked))
 			return -EINVAL;
-		set_blocked(blocked); /* only this thread changes its mask: old is still current */
+		signal_set_blocked(blocked); /* only this thread changes its mask: old is still current */
 	}
 	if (oset && copy_to_user(oset, &old, sizeof(old)))
 		return -EFAULT;
@@ -131,6 +132,31 @@ static long sys_rt_sigpending(sigset_t *uset, size_t sigsetsize)
 	return copy_to_user(uset, &pending, sigsetsize);
 }
 SYSCALL_DEFINE2(rt_sigpending, sigset_t *, size_t);
+
+/*
+ * ppoll and pselect6 (current.h): a mask for the length of the call. When
+ * the call was interrupted, signal_deliver puts the old mask back after
+ * the handler's frame has saved it, so the handler runs under the call's
+ * mask and its sigreturn restores the old one.
+ */
+void current_sigmask_begin(u64 mask)
+{
+	struct task *t = current_task();
+
+	t->sig_saved_blocked = READ_ONCE(t->sig_blocked);
+	t->sig_restore_blocked = true;
+	signal_set_blocked(sig_blockable(mask));
+}
+
+void current_sigmask_end(bool interrupted)
+{
+	struct task *t = current_task();
+
+	if (!t->sig_restore_blocked || interrupted)
+		return;
+	t->sig_restore_blocked = false;
+	signal_set_blocked(t->sig_saved_blocked);
+}
 
 /*
  * Waits with mask until a signal runs a handler (or ends the process),

@@ -99,6 +99,8 @@ struct task {
 	struct list_head thread_node;	 /* in proc->threads */
 	u64 sig_pending;		 /* signals sent to this thread (bit sig - 1) */
 	u64 sig_blocked;
+	u64 sig_saved_blocked;		 /* ppoll/pselect6: the mask from before the call's own */
+	bool sig_restore_blocked;	 /* ... which comes back after signal delivery */
 	int *clear_child_tid;		 /* CLONE_CHILD_CLEARTID / set_tid_address */
 	struct user_regs *user_regs;	 /* its ring-3 registers, at the top of its kernel stack */
 	struct arch_mm *mm;		 /* the page tables it runs on; NULL: kernel only */

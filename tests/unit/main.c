@@ -46,6 +46,10 @@
 #pragma weak futex_suite
 #pragma weak time_suite
 #pragma weak signal_suite
+#pragma weak dirent_suite
+#pragma weak fs_paths_suite
+#pragma weak fs_select_suite
+#pragma weak madvise_suite
 
 int main(void)
 {
@@ -88,6 +92,10 @@ int main(void)
 		{ "futex", futex_suite },
 		{ "time", time_suite },
 		{ "signal", signal_suite },
+		{ "dirent", dirent_suite },
+		{ "fs_paths", fs_paths_suite },
+		{ "fs_select", fs_select_suite },
+		{ "madvise", madvise_suite },
 	};
 	SRunner *sr = srunner_create(NULL);
 	int missing = 0, failed;

@@ -137,6 +137,12 @@ START_TEST(test_restart_rules)
 			 SIG_RESTART_CALL);
 	ck_assert_int_eq(sig_restart_action(true, -ERESTARTSYS, true, SA_SIGINFO),
 			 SIG_RESTART_EINTR);
+	/* select/ppoll's -ERESTARTNOHAND: made again only when no handler ran */
+	ck_assert_int_eq(sig_restart_action(true, -ERESTARTNOHAND, false, 0), SIG_RESTART_CALL);
+	ck_assert_int_eq(sig_restart_action(true, -ERESTARTNOHAND, true, SA_RESTART),
+			 SIG_RESTART_EINTR);
+	ck_assert_int_eq(sig_restart_action(true, -ERESTARTNOHAND, true, 0), SIG_RESTART_EINTR);
+	ck_assert_int_eq(sig_restart_action(false, -ERESTARTNOHAND, false, 0), SIG_RESTART_NONE);
 }
 END_TEST
 

@@ -45,5 +45,9 @@ Suite *console_suite(void);
 Suite *futex_suite(void);
 Suite *time_suite(void);
 Suite *signal_suite(void);
+Suite *dirent_suite(void);
+Suite *fs_paths_suite(void);
+Suite *fs_select_suite(void);
+Suite *madvise_suite(void);
 
 #endif

@@ -111,6 +111,7 @@ static const struct {
 	{ EPIPE, "EPIPE" },
 	{ ERANGE, "ERANGE" },
 	{ ENAMETOOLONG, "ENAMETOOLONG" },
+	{ ELOOP, "ELOOP" },
 	{ ENOSYS, "ENOSYS" },
 	{ ETIMEDOUT, "ETIMEDOUT" },
 	{ ENOTSOCK, "ENOTSOCK" },
