@@ -58,7 +58,12 @@ static void pipe_wait(struct pipe *p)
 
 	wait_prepare(&p->wait, &w);
 	sleeplock_release(&p->mutex);
-	schedule();
+	/*
+	 * Asleep before the test: a signal sent after the caller's own test
+	 * found us running and woke no one, so it is seen here instead.
+	 */
+	if (!current_signal_pending())
+		schedule();
 	wait_finish(&p->wait, &w);
 	sleeplock_acquire(&p->mutex);
 }

@@ -738,9 +738,8 @@ def main():
     runnable = []
     for t in tests:
         why = qm.unavailable(qm.PRESETS[t.preset], version, accel)
-        if not why and t.icount and accel == "tcg" and \
-                not qm.icount_supported(version, qm.PRESETS[t.preset].cpus):
-            why = "-icount with several CPUs needs QEMU 8.1 or later"
+        if not why and t.icount and accel == "tcg":
+            why = qm.icount_unavailable(qm.PRESETS[t.preset], version)
         if why:
             skipped += 1
             print(f"SKIP boot/{t.name}: preset {t.preset}: {why}")

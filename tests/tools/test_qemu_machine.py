@@ -244,6 +244,12 @@ class Icount(unittest.TestCase):
         self.assertFalse(qm.icount_supported((7, 2, 0), 8))
         self.assertTrue(qm.icount_supported((8, 1, 0), 8))
 
+    def test_icount_never_in_x2apic_mode(self):
+        self.assertIn("8.1", qm.icount_unavailable(qm.PRESETS["2s"], (7, 2, 0)))
+        self.assertIsNone(qm.icount_unavailable(qm.PRESETS["2s"], (8, 1, 0)))
+        self.assertIsNone(qm.icount_unavailable(qm.PRESETS["up"], (7, 2, 0)))
+        self.assertIn("x2APIC", qm.icount_unavailable(qm.PRESETS["x2apic"], (10, 0, 2)))
+
     def test_icount_arguments_under_tcg_only(self):
         with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
             s = " ".join(qm.Run(qm.PRESETS["2s"], "x.iso", icount=True).argv())

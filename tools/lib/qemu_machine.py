@@ -430,6 +430,18 @@ def icount_supported(version, cpus):
     return cpus == 1 or (version is not None and version >= (8, 1, 0))
 
 
+def icount_unavailable(p, version):
+    """Why preset p cannot run under TCG with -icount on this QEMU, or None if it can.
+    x2APIC mode never can: QEMU does not treat RDMSR/WRMSR as I/O under -icount, so the
+    first APIC timer MSR access reads the virtual clock mid-block and QEMU exits with
+    "Bad icount read" (status 1, the same as the kernel's pass status)."""
+    if not icount_supported(version, p.cpus):
+        return "-icount with several CPUs needs QEMU 8.1 or later"
+    if p.x2apic:
+        return "-icount aborts QEMU in x2APIC mode (\"Bad icount read\" at the APIC timer MSRs)"
+    return None
+
+
 @dataclass
 class Run:
     """One QEMU invocation."""

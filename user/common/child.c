@@ -17,7 +17,7 @@ extern char **environ;
 
 static char self_path[256];
 
-int child_run(int (*fn)(void *), void *arg)
+int child_start(int (*fn)(void *), void *arg)
 {
 	pid_t pid = fork();
 
@@ -25,7 +25,14 @@ int child_run(int (*fn)(void *), void *arg)
 		return -errno;
 	if (pid == 0)
 		_exit(fn(arg));
-	return child_wait(pid);
+	return pid;
+}
+
+int child_run(int (*fn)(void *), void *arg)
+{
+	int pid = child_start(fn, arg);
+
+	return pid < 0 ? pid : child_wait(pid);
 }
 
 int child_wait(int pid)

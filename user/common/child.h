@@ -14,6 +14,9 @@
 /* Forks; the child returns fn(arg) as its exit code.  Returns the wait status, or -errno. */
 int child_run(int (*fn)(void *), void *arg);
 
+/* Forks a child that exits with fn(arg) and returns at once: its pid, or -errno. */
+int child_start(int (*fn)(void *), void *arg);
+
 /* wait4 for pid, retrying on EINTR: the wait status, or -errno. */
 int child_wait(int pid);
 

@@ -221,6 +221,39 @@ static const char *sigpipe_kills_by_default(void)
 	return NULL;
 }
 
+/* Reads a pipe whose write end stays open: only a signal ends it. */
+static int read_forever(void *arg)
+{
+	int *p = arg;
+	char c;
+
+	raw3(SYS_read, p[0], &c, 1);
+	return 3; /* not reached: SIGTERM kills */
+}
+
+/*
+ * A signal sent while the reader goes to sleep must still end the read:
+ * kill at once, so that over many rounds it lands in every stage of
+ * entering the read (a lost wake-up there hung t_proc once in 369 runs).
+ */
+#define SIGNAL_ROUNDS 200
+
+static const char *signal_while_reader_sleeps(void)
+{
+	for (int i = 0; i < SIGNAL_ROUNDS; i++) {
+		int p[2], pid;
+
+		EXPECT_OK(raw2(SYS_pipe2, p, 0));
+		pid = child_start(read_forever, p);
+		EXPECT(pid > 0, "round %d: fork: %s", i, report_errname(-pid));
+		EXPECT_OK(raw2(SYS_kill, pid, SIGTERM));
+		EXPECT_KILLED(child_wait(pid), SIGTERM);
+		raw1(SYS_close, p[0]);
+		raw1(SYS_close, p[1]);
+	}
+	return NULL;
+}
+
 static const char *blocked_writer_epipe(void)
 {
 	int p[2];
@@ -556,6 +589,7 @@ static const struct test_case cases[] = {
 	{ "sigpipe_handler", sigpipe_handler },
 	{ "sigpipe_kills_by_default", sigpipe_kills_by_default },
 	{ "blocked_writer_epipe", blocked_writer_epipe },
+	{ "signal_while_reader_sleeps", signal_while_reader_sleeps },
 	{ "nonblock_eagain", nonblock_eagain },
 	{ "pipe2_cloexec", pipe2_cloexec },
 	{ "pipe2_errors", pipe2_errors },
