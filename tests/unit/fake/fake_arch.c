@@ -12,7 +12,6 @@
 #include <arch/time.h>
 
 #include "fake_arch.h"
-#include "sched/sched.h"
 
 uint64_t fake_clock_ns;
 unsigned int fake_cpu_id;
@@ -95,12 +94,4 @@ void arch_context_switch(struct arch_context *prev, struct arch_context *next)
 {
 	(void)prev;
 	(void)next;
-}
-
-/* The "running" context is the fake CPU's rq->curr: tests move it by hand. */
-struct arch_context *arch_current_context(void)
-{
-	struct rq *rq = sched_nr_cpus() > fake_cpu_id ? cpu_rq(fake_cpu_id) : NULL;
-
-	return rq && rq->curr ? &rq->curr->ctx : NULL;
 }
