@@ -101,17 +101,17 @@ static int task(void *arg)
 }
 
 /*
- * The ideal CPU time of each task: capacity shared by weight, no task
- * above one CPU. Tasks that would get more than a CPU are capped and the
+ * The ideal CPU time of each task: total shared by weight, no task above
+ * cap (one CPU over the window). Tasks that would get more than a CPU are capped and the
  * rest is shared again among the others, until no one is over.
  */
-static void ideal_shares(double capacity, double cap, double *ideal)
+static void ideal_shares(double total, double cap, double *ideal)
 {
 	bool capped[MAX_TASKS] = { false };
 	bool again = true;
 
 	while (again) {
-		double left = capacity, weights = 0;
+		double left = total, weights = 0;
 
 		again = false;
 		for (long i = 0; i < tasks; i++) {
@@ -192,12 +192,12 @@ static void usage(void)
 	       "T CPU-bound processes (default 5) confined to the CPUs in LIST (e.g. 4-7 or\n"
 	       "0,2; default: every CPU allowed) spin for S seconds (default 2) from a\n"
 	       "common start. Each one's CPU time is compared with its ideal share of\n"
-	       "the time they got together (by nice weight, at most one CPU each). --nice gives the tasks' nice\n"
-	       "values, repeated over the tasks (default 0). Prints each task's CPU time\n"
-	       "and ideal, then RESULT lines: worst deviation from the ideal (%%), Jain's\n"
-	       "fairness index of actual/ideal, and the CPU time used out of what the\n"
-	       "CPUs could give (%%). Fails if a task's CPU time exceeds the window\n"
-	       "(--inject-error fakes that).\n");
+	       "the time they got together (by nice weight, at most one CPU each).\n"
+	       "--nice gives the tasks' nice values, repeated over the tasks (default\n"
+	       "0). Prints each task's CPU time and ideal, then RESULT lines: the worst\n"
+	       "deviation from the ideal (%%), Jain's fairness index of actual/ideal,\n"
+	       "and the CPU time used out of what the CPUs could give (%%). Fails if a\n"
+	       "task's CPU time exceeds the window (--inject-error fakes that).\n");
 }
 
 static void parse_args(int argc, char **argv)

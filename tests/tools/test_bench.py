@@ -346,9 +346,9 @@ class Stats(unittest.TestCase):
 
     def test_workload_says_which_way(self):
         # fairshare's worst deviation is a % where less is better; its CPU use is not.
-        self.assertTrue(wl.lower_is_better("fairshare worst_dev", "%"))
-        self.assertIsNone(wl.lower_is_better("fairshare cpu_used", "%"))
-        self.assertIsNone(wl.lower_is_better("hackbench time", "s"))
+        self.assertTrue(wl.lower_is_better("fairshare worst_dev"))
+        self.assertIsNone(wl.lower_is_better("fairshare cpu_used"))
+        self.assertIsNone(wl.lower_is_better("hackbench time"))
         for lower, want in ((True, True), (None, False)):  # None: the unit decides, and % is a rate
             t = tb.build_table([], "fairshare", "fairshare worst_dev", "%",
                                tb.figure_getter("fairshare worst_dev"), ["a"], [()], 1, lower_better=lower)

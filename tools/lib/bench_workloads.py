@@ -117,14 +117,14 @@ def figure_key(result):
     return " ".join([result.name] + words)
 
 
-def lower_is_better(label, unit):
-    """Is a smaller value of this figure ("<workload> <metric>") better? The workload's own
-    word where it gives one, else the unit's (times and costs are, rates are not)."""
+def lower_is_better(label):
+    """True when the workload says a smaller value of this figure ("<workload> <metric>") is
+    better whatever its unit; None leaves it to the unit (bench_stats.lower_is_better)."""
     name, _, metric = label.partition(" ")
     w = WORKLOADS.get(name)
     if w and metric in w.lower:
         return True
-    return None  # the unit decides (bench_stats.lower_is_better)
+    return None
 
 
 def wanted(label, figures):
