@@ -7,6 +7,9 @@
 # arguments; PRESET=name machine preset (tools/qemu-run --list);
 # CROSS=x86_64-elf- to build with a cross toolchain instead of the host gcc;
 # EXTRA=dir/ adds dir's files at the initrd's root (dir/bin/foo -> /bin/foo).
+# EXTRA_KERNEL_C="a.c b.c" links more kernel sources in, e.g. a scheduling
+# class or placement variant kept outside kernel/ (they register themselves);
+# give such a build its own BUILD=build/name.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -14,10 +17,11 @@
 
 CROSS ?=
 CMDLINE ?=
+EXTRA_KERNEL_C ?=
 QEMU_OPTS ?=
 PRESET ?= default
 FUZZ_TIME ?= 60
-ACPI_CORPUS ?= ../shared/acpi-corpus
+ACPI_CORPUS ?= tests/data/acpi-corpus
 
 CC := $(CROSS)gcc
 LD := $(CROSS)ld
@@ -230,7 +234,7 @@ KERNEL_C := \
 	kernel/debug/selftest.c
 
 KOBJ := $(patsubst %.asm,$(BUILD)/%.o,$(BOOT_ASM) $(ARCH_ASM)) \
-	$(patsubst %.c,$(BUILD)/%.o,$(ARCH_C) $(KERNEL_C))
+	$(patsubst %.c,$(BUILD)/%.o,$(ARCH_C) $(KERNEL_C) $(EXTRA_KERNEL_C))
 
 # Freestanding, kernel code model, no SSE/x87 state in the kernel, frame
 # pointers kept so oops call traces can walk the stack.
@@ -540,7 +544,7 @@ $(BUILD)/tools/fulcrum-topo: $(patsubst %.c,$(BUILD)/unit/%.o,$(TOPO_C))
 
 # ---------------------------------------------------------------- fuzzing
 
-# libFuzzer over the ACPI parsers, ASan and UBSan on; seeds: ../shared/acpi-corpus.
+# libFuzzer over the ACPI parsers, ASan and UBSan on; seeds: tests/data/acpi-corpus.
 FUZZ_CC ?= clang
 FUZZ_C := tests/fuzz/fuzz_acpi.c tests/unit/fake/fake_arch.c \
 	kernel/acpi/tables.c kernel/acpi/madt.c kernel/acpi/srat.c kernel/acpi/slit.c \

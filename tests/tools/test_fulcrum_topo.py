@@ -1,4 +1,4 @@
-"""tools/fulcrum-topo on real firmware: every machine in ../shared/acpi-corpus.
+"""tools/fulcrum-topo on real firmware: every machine in tests/data/acpi-corpus.
 
 Each machine directory holds binary ACPI tables and expected.json, decoded by
 ACPICA's disassembler (not by our parsers). For every machine the tool's
@@ -29,7 +29,7 @@ import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(TOP, "build", "tools", "fulcrum-topo")
-CORPUS = os.path.normpath(os.path.join(TOP, "..", "shared", "acpi-corpus"))
+CORPUS = os.path.normpath(os.path.join(TOP, "tests", "data", "acpi-corpus"))
 
 LOCAL, REMOTE = 10, 20  # distances when there is no SLIT (kernel/machine.h)
 
@@ -105,7 +105,7 @@ class Corpus(unittest.TestCase):
 
     def setUp(self):
         self.assertTrue(os.path.isdir(CORPUS),
-                        f"ACPI corpus missing: expected it at {CORPUS} (shared/ beside the clone)")
+                        f"ACPI corpus missing: expected it at {CORPUS}")
         self.assertTrue(os.access(TOOL, os.X_OK),
                         f"{TOOL} missing: run `make {os.path.relpath(TOOL, TOP)}`")
         self.assertGreaterEqual(len(machines()), 8, f"fewer machines than expected in {CORPUS}")
