@@ -187,7 +187,9 @@ KERNEL_C := \
 	kernel/sched/stats.c \
 	kernel/sched/verify.c \
 	kernel/sched/cost.c \
+	kernel/sched/placement.c \
 	kernel/sched/select.c \
+	kernel/sched/select_sbm.c \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \
@@ -447,7 +449,9 @@ UNIT_KERNEL_C := \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
 	kernel/sched/rr.c \
+	kernel/sched/placement.c \
 	kernel/sched/select.c \
+	kernel/sched/select_sbm.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
 	kernel/sched/stop.c \

@@ -169,6 +169,10 @@ static void describe(const struct boot_option *opt, char *buf, size_t size)
 			  opt->suffix ? ", K/M/G suffix allowed" : "");
 		break;
 	case OPT_STRING:
+		if (opt->set_item) {
+			append(buf, size, &len, "a registered name");
+			break;
+		}
 		if (!opt->choices) {
 			append(buf, size, &len, "non-empty text");
 			break;
@@ -301,6 +305,8 @@ static int set_option(const struct boot_option *opt, char *value)
 		*(s64 *)opt->var = num;
 		return 0;
 	case OPT_STRING:
+		if (opt->set_item)
+			return opt->set_item(value, strlen(value)) ? 1 : 0;
 		if (!opt->choices) {
 			if (*value == '\0')
 				return warn_bad_value(opt, value);

@@ -27,6 +27,12 @@ struct boot_option {
 	/*
 	 * OPT_LIST: applies one item (item[0..len), also NUL-terminated);
 	 * returns 0 to accept it, nonzero to refuse it.
+	 * OPT_STRING (BOOT_OPTION_STRING_FN): the option's own setter, for
+	 * choices not known when the option is declared (a registry's
+	 * names). It gets the whole value instead of .choices and either
+	 * applies it, pointing *var at text that stays valid, and returns 0,
+	 * or refuses it with nonzero after printing its own warning (naming
+	 * what it accepts), leaving *var as it was.
 	 */
 	int (*set_item)(const char *item, size_t len);
 	const char *help;
@@ -47,6 +53,8 @@ struct boot_option {
 			      .suffix = true, .help = hlp }
 #define BOOT_OPTION_STRING(id, nm, v, ch, hlp) \
 	__BOOT_OPTION(id) = { .name = nm, .type = OPT_STRING, .var = (v), .choices = (ch), .help = hlp }
+#define BOOT_OPTION_STRING_FN(id, nm, v, fn, hlp) \
+	__BOOT_OPTION(id) = { .name = nm, .type = OPT_STRING, .var = (v), .set_item = (fn), .help = hlp }
 #define BOOT_OPTION_LIST(id, nm, fn, hlp) \
 	__BOOT_OPTION(id) = { .name = nm, .type = OPT_LIST, .set_item = (fn), .help = hlp }
 

@@ -28,6 +28,7 @@
 #include "proc/syscall.h"
 #include "sched/cost_bench.h"
 #include "sched/sched.h"
+#include "sched/select.h"
 #include "sched/stats.h"
 #include "sched/stop.h"
 #include "sched/topology.h"
@@ -112,6 +113,7 @@ static void smp_and_domains_init(void)
 	if (err)
 		pr_err("sched: cannot build scheduling domains (%d); balancing stays off\n", err);
 	sched_topology_print_summary(sched_topology_current());
+	sched_placement_print();	/* the registered placement variants and the chosen one */
 	if (stop_machine_init())	/* per-CPU stoppers: active balancing, migration */
 		pr_err("sched: cannot start the stopper threads; active balancing stays off\n");
 }

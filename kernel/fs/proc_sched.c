@@ -6,7 +6,7 @@
  *   /proc/schedstat                  version 15, plus Fulcrum's wasted and migrations cpuN lines
  *   /proc/sys/kernel/sched_*_ns      the CFS knobs (Linux 3.8's sysctls), writable
  *   /proc/sys/kernel/sched_features  NAME / NO_NAME list, writable like Linux's debugfs file
- *   /proc/sys/kernel/sched_select    stock | sbm, writable
+ *   /proc/sys/kernel/sched_select    a registered placement variant (stock, sbm), writable
  *   /proc/fulcrum/tasks              per-task statistics
  *   /proc/fulcrum/topology           CPUs and their scheduling domains
  */
@@ -161,7 +161,7 @@ static int show_select(struct seqbuf *sb, void *arg)
 
 static int store_select(const char *buf, size_t n, void *arg)
 {
-	char word[16];
+	char word[SCHED_PLACEMENT_NAME_MAX + 1];
 
 	if (written_word(buf, n, word, sizeof(word)))
 		return -EINVAL;

@@ -2,11 +2,13 @@
  * Michael Wang's schedule balance map (RFC v3, Jan 2013; seeds/001): per
  * CPU, the answers of select_task_rq_fair()'s domain walk, computed once
  * per generation from the CPU's domain chain instead of on every wake-up.
+ * Built through its own topology hook (SCHED_TOPOLOGY_EXT below), so the
+ * generation code does not know it; kept apart from the sbm placement
+ * (select_sbm.c) so that fulcrum-topo, which places nothing, prints it too.
  */
-#include "sched/topology.h"
+#include "sched/balance_map.h"
 
 #include "lib/errno.h"
-#include "sched/topology_internal.h"
 
 /* The SD_BALANCE_* flag behind each balance type. */
 static const u32 sbm_flag[SBM_MAX_TYPE] = {
@@ -24,9 +26,8 @@ static const u32 sbm_flag[SBM_MAX_TYPE] = {
  * bottom-up so the lowest wins: the domain the stock walk stops at as
  * affine_sd when the wakee last ran on c.
  */
-static int sbm_build_cpu(struct sched_topology *t, u32 cpu)
+static int sbm_build_cpu(struct sched_topology *t, struct sched_balance_map *sbm, u32 cpu)
 {
-	struct sched_balance_map *sbm = &t->cpu[cpu].sbm;
 	struct sched_domain *sd;
 	u32 c;
 
@@ -57,15 +58,22 @@ static int sbm_build_cpu(struct sched_topology *t, u32 cpu)
 	return 0;
 }
 
-int sbm_build(struct sched_topology *t)
+/* Every online CPU's map, into one array of t->nr_cpus (offline CPUs' stay zero). */
+static int sbm_build(struct sched_topology *t, void **data)
 {
+	struct sched_balance_map *maps = topo_alloc(t, t->nr_cpus * sizeof(*maps));
 	u32 cpu;
 
+	if (!maps)
+		return -ENOMEM;
 	for_each_cpu(cpu, &t->online) {
-		int err = sbm_build_cpu(t, cpu);
+		int err = sbm_build_cpu(t, &maps[cpu], cpu);
 
 		if (err)
 			return err;
 	}
+	*data = maps;
 	return 0;
 }
+
+SCHED_TOPOLOGY_EXT(balance_map) = { .name = "balance map", .build = sbm_build };

@@ -4,6 +4,7 @@
 #include <arch/cpu.h>
 #include <arch/time.h>
 
+#include "lib/string.h"
 #include "sched/select.h"
 
 u64 cost_median(u64 *v, u32 n)
@@ -20,7 +21,7 @@ u64 cost_median(u64 *v, u32 n)
 	return n ? v[n / 2] : 0;
 }
 
-u64 select_cost_median(struct task *p, enum sched_select_variant variant, int sd_flag,
+u64 select_cost_median(struct task *p, const struct sched_placement *v, int sd_flag,
 		       int wake_flags, u32 samples, u32 *chosen)
 {
 	static u64 cycles[COST_SAMPLES_MAX];
@@ -30,7 +31,7 @@ u64 select_cost_median(struct task *p, enum sched_select_variant variant, int sd
 
 	if (samples > COST_SAMPLES_MAX)
 		samples = COST_SAMPLES_MAX;
-	sched_select = variant == SCHED_SELECT_SBM ? "sbm" : "stock";
+	sched_select_set(v->name, strlen(v->name));
 	flags = spin_lock_irqsave(&p->pi_lock);
 	for (u32 i = 0; i < samples; i++) {
 		u64 start = arch_cycles();
@@ -39,7 +40,7 @@ u64 select_cost_median(struct task *p, enum sched_select_variant variant, int sd
 		cycles[i] = arch_cycles() - start;
 	}
 	spin_unlock_irqrestore(&p->pi_lock, flags);
-	sched_select = saved;
+	sched_select_set(saved, strlen(saved));
 	if (chosen)
 		*chosen = cpu;
 	return cost_median(cycles, samples);

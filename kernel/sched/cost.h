@@ -14,12 +14,12 @@
 #define COST_SAMPLES_MAX 4096
 
 /*
- * Calls select_task_rq_fair(p, sd_flag, wake_flags) `samples` times in the
- * given variant (interrupts off, p->pi_lock held, as a wake-up would),
- * each call timed alone; returns the median in cycles and the CPU the last
- * call chose in *chosen.
+ * Calls select_task_rq_fair(p, sd_flag, wake_flags) `samples` times under
+ * placement variant v (interrupts off, p->pi_lock held, as a wake-up
+ * would), each call timed alone; returns the median in cycles and the CPU
+ * the last call chose in *chosen. The chosen variant is put back after.
  */
-u64 select_cost_median(struct task *p, enum sched_select_variant variant, int sd_flag,
+u64 select_cost_median(struct task *p, const struct sched_placement *v, int sd_flag,
 		       int wake_flags, u32 samples, u32 *chosen);
 
 /* The median of n values (sorts them). */

@@ -70,7 +70,7 @@ static u32 cpu_in_same_llc(u32 cpu)
 
 static void measure_select(const char *name, u32 prev, int sd_flag, int wake_flags)
 {
-	static const char *const variants[] = { "stock", "sbm" };
+	const struct sched_placement *v;
 	struct cpumask all = CPUMASK_EMPTY;
 	struct task *p;
 
@@ -86,13 +86,12 @@ static void measure_select(const char *name, u32 prev, int sd_flag, int wake_fla
 		sched_sleep_ns(1000000);
 	cpumask_set_range(&all, 0, sched_nr_cpus());
 	set_cpus_allowed(p, &all);
-	for (int v = 0; v < 2; v++) {
+	for (u32 i = 0; (v = sched_placement_at(i)); i++) {
 		u32 chosen;
-		u64 cycles = select_cost_median(p, v == 0 ? SCHED_SELECT_STOCK : SCHED_SELECT_SBM,
-						sd_flag, wake_flags, SELECT_SAMPLES, &chosen);
+		u64 cycles = select_cost_median(p, v, sd_flag, wake_flags, SELECT_SAMPLES, &chosen);
 
 		pr_info("RESULT name=select_task_rq variant=%s case=%s this_cpu=%u prev_cpu=%u chose=%u samples=%u ns=%llu value=%llu unit=cycles\n",
-			variants[v], name, arch_cpu_id(), prev, chosen, SELECT_SAMPLES,
+			v->name, name, arch_cpu_id(), prev, chosen, SELECT_SAMPLES,
 			(unsigned long long)cycles_to_ns(cycles), (unsigned long long)cycles);
 	}
 	WRITE_ONCE(unpark, true);

@@ -1,9 +1,10 @@
 /*
- * Task placement: select_task_rq_fair() and the decisions it is made of --
- * wake_affine, select_idle_sibling, find_idlest_group/cpu -- as Linux 3.8
- * makes them (reference/cfs.md 3), in two variants: the stock walk over
- * the waker's domains and Michael Wang's balance-map version (RFC v3,
- * seeds/001), chosen by sched_select=.
+ * Task placement: select_task_rq_fair(), which calls the placement variant
+ * sched_select= chose, and the decisions the variants are made of --
+ * wake_affine, select_idle_sibling (its 3.8.13 and 3.8.0 flavours),
+ * find_idlest_group/cpu -- as Linux 3.8 makes them (reference/cfs.md 3).
+ * The stock variant, 3.8's walk over the waker's domains, is here;
+ * Michael Wang's balance-map version is in select_sbm.c.
  *
  * One generation: a placement loads the topology once, inside a read
  * section, and hands that t to every step, so no decision mixes two
@@ -20,46 +21,7 @@
 
 #include <arch/smp.h>
 
-#include "cmdline.h"
-#include "lib/errno.h"
-#include "lib/string.h"
 #include "sched/load.h"
-
-static const char *const sched_select_choices[] = { "stock", "sbm", NULL };
-const char *sched_select = "stock";
-BOOT_OPTION_STRING(
-	sched_select, "sched_select", &sched_select, sched_select_choices,
-	"task placement: stock (Linux 3.8's domain walk) or sbm (Wang's balance map, v3)");
-
-static const char *const idle_sibling_choices[] = { "3.8.13", "3.8.0", NULL };
-const char *sched_idle_sibling = "3.8.13";
-BOOT_OPTION_STRING(sched_idle_sibling, "sched_idle_sibling", &sched_idle_sibling,
-		   idle_sibling_choices,
-		   "select_idle_sibling form: 3.8.13 (bouncing-cow fix) or 3.8.0");
-
-int sched_select_set(const char *name, size_t len)
-{
-	for (int i = 0; sched_select_choices[i]; i++)
-		if (strlen(sched_select_choices[i]) == len && memcmp(sched_select_choices[i], name, len) == 0) {
-			WRITE_ONCE(sched_select, sched_select_choices[i]);
-			return 0;
-		}
-	return -EINVAL;
-}
-
-enum sched_select_variant sched_select_variant(void)
-{
-	const char *v = READ_ONCE(sched_select);
-
-	return v && strcmp(v, "sbm") == 0 ? SCHED_SELECT_SBM : SCHED_SELECT_STOCK;
-}
-
-static bool idle_sibling_is_3_8_0(void)
-{
-	const char *v = READ_ONCE(sched_idle_sibling);
-
-	return v && strcmp(v, "3.8.0") == 0;
-}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -69,8 +31,7 @@ static bool cpu_has_rq(u32 cpu)
 	return cpu < sched_nr_cpus();
 }
 
-/* May p run on cpu (a CPU with a runqueue)? */
-static bool cpu_allowed(const struct task *p, u32 cpu)
+bool cpu_allowed(const struct task *p, u32 cpu)
 {
 	return cpu_has_rq(cpu) && cpumask_test_cpu(cpu, &p->cpus_allowed);
 }
@@ -78,13 +39,13 @@ static bool cpu_allowed(const struct task *p, u32 cpu)
 /* ------------------------------------------------------------ statistics */
 
 /*
- * schedstat for one step of a balancing descent on sd, in the counters'
- * 2.6-era meaning (3.8 declares sbe_* and sbf_* but never counts them):
- * count the steps, balanced those that kept the task in the local group,
- * pushed those that moved it. A wake-up step that moves it (possible only
- * with SD_BALANCE_WAKE, which no level has) is a ttwu_move_balance.
+ * The counters in their 2.6-era meaning (3.8 declares sbe_* and sbf_* but
+ * never counts them): count the steps, balanced those that kept the task
+ * in the local group, pushed those that moved it. A wake-up step that
+ * moves it (possible only with SD_BALANCE_WAKE, which no level has) is a
+ * ttwu_move_balance.
  */
-static void count_balance_step(struct sched_domain *sd, int sd_flag, bool pushed)
+void count_balance_step(struct sched_domain *sd, int sd_flag, bool pushed)
 {
 	struct sched_domain_stats *s = &sd->stats;
 
@@ -237,7 +198,8 @@ static u32 scan_llc(const struct sched_topology *t, struct task *p, u32 target, 
  * package. Unlike Linux, a CPU p may not use is never returned early (Linux
  * left that to select_fallback_rq()).
  */
-static u32 idle_sibling_3_8_13(const struct sched_topology *t, struct task *p, u32 target)
+static u32 select_idle_sibling_3_8_13(const struct sched_topology *t, struct task *p,
+				      u32 this_cpu, u32 target)
 {
 	u32 prev = task_cpu(p);
 
@@ -248,12 +210,18 @@ static u32 idle_sibling_3_8_13(const struct sched_topology *t, struct task *p, u
 	return scan_llc(t, p, target, true);
 }
 
+const struct sched_idle_sibling idle_sibling_3_8_13 = {
+	.name = "3.8.13",
+	.select = select_idle_sibling_3_8_13,
+};
+SCHED_IDLE_SIBLING_REGISTER(idle_sibling_3_8_13);
+
 /*
  * 3.8.0: the waker's CPU or prev if it is the target and idle, else the
  * first wholly idle group of scan_llc (target's own group included).
  */
-static u32 idle_sibling_3_8_0(const struct sched_topology *t, struct task *p, u32 this_cpu,
-			      u32 target)
+static u32 select_idle_sibling_3_8_0(const struct sched_topology *t, struct task *p,
+				     u32 this_cpu, u32 target)
 {
 	u32 prev = task_cpu(p);
 
@@ -264,11 +232,15 @@ static u32 idle_sibling_3_8_0(const struct sched_topology *t, struct task *p, u3
 	return scan_llc(t, p, target, false);
 }
 
+static const struct sched_idle_sibling idle_sibling_3_8_0 = {
+	.name = "3.8.0",
+	.select = select_idle_sibling_3_8_0,
+};
+SCHED_IDLE_SIBLING_REGISTER(idle_sibling_3_8_0);
+
 u32 select_idle_sibling(const struct sched_topology *t, struct task *p, u32 this_cpu, u32 target)
 {
-	if (idle_sibling_is_3_8_0())
-		return idle_sibling_3_8_0(t, p, this_cpu, target);
-	return idle_sibling_3_8_13(t, p, target);
+	return READ_ONCE(sched_idle_sibling_cur)->select(t, p, this_cpu, target);
 }
 
 /* ------------------------------------------------ find_idlest_group / cpu */
@@ -449,77 +421,11 @@ static u32 select_stock(const struct sched_topology *t, struct task *p, int sd_f
 	return stock_descent(t, p, sd, sd_flag, this_cpu, new_cpu);
 }
 
-/* ----------------------------------------------------------- sbm variant */
-
-/* cpu's highest map domain for type strictly below level, or NULL. */
-static struct sched_domain *sbm_below(const struct sched_topology *t, u32 cpu, enum sbm_type type,
-				      int level)
-{
-	while (--level >= 0) {
-		struct sched_domain *sd = sbm_sd(t, cpu, type, level);
-
-		if (sd)
-			return sd;
-	}
-	return NULL;
-}
-
-/*
- * The balance path of the map version: start at the map's top domain of
- * this CPU for type, and after each step continue in the map of the CPU
- * chosen (or kept), at the next level below the one just balanced. The
- * levels strictly fall, so it ends; on a machine whose CPUs' chains are
- * alike it visits what stock_descent() visits.
- */
-static u32 sbm_descent(const struct sched_topology *t, struct task *p, enum sbm_type type, u32 cpu)
-{
-	struct sched_domain *sd = sbm_sd(t, cpu, type, sbm_top_level(t, cpu, type));
-	int sd_flag = type == SBM_FORK_TYPE ? SD_BALANCE_FORK : SD_BALANCE_EXEC;
-	u32 new_cpu = cpu;
-
-	while (sd) {
-		struct sched_group *sg = find_idlest_group(sd, p, cpu, (int)sd->forkexec_idx);
-		int idlest = sg ? find_idlest_cpu(sg, p, cpu) : -1;
-
-		count_balance_step(sd, sd_flag, idlest >= 0 && (u32)idlest != cpu);
-		if (idlest >= 0)
-			new_cpu = cpu = (u32)idlest;
-		sd = sbm_below(t, cpu, type, sd->level);
-	}
-	return new_cpu;
-}
-
-/*
- * Wang's v3 (seeds/001: "no load balance for WAKE"). A wake-up does only
- * this: wake_affine() on the map's affine domain for prev (an O(1) lookup
- * instead of the walk; same guards as stock), then select_idle_sibling()
- * on the target. Fork and exec take sbm_descent().
- *
- * Where it differs from stock: a wake-up with no affine domain -- prev
- * outside every wake-affine domain of this CPU (nodes beyond
- * RECLAIM_DISTANCE, a CPU alone), or a waker's CPU p may not use -- still
- * gets select_idle_sibling(prev), where stock returns prev untouched.
- */
-static u32 select_sbm(const struct sched_topology *t, struct task *p, int sd_flag, bool sync,
-		      u32 this_cpu)
-{
-	u32 prev = task_cpu(p);
-
-	if (sd_flag & SD_BALANCE_WAKE) {
-		struct sched_domain *affine_sd = sbm_affine_sd(t, this_cpu, prev);
-		u32 target = prev;
-
-		if (affine_sd && this_cpu != prev && cpumask_test_cpu(this_cpu, &p->cpus_allowed) &&
-		    wake_affine(affine_sd, p, this_cpu, sync))
-			target = this_cpu;
-		return select_idle_sibling(t, p, this_cpu, target);
-	}
-	if (sd_flag & SD_BALANCE_FORK)
-		return sbm_descent(t, p, SBM_FORK_TYPE, this_cpu);
-	if (sd_flag & SD_BALANCE_EXEC)
-		return sbm_descent(t, p, SBM_EXEC_TYPE, this_cpu);
-	return this_cpu;
-}
+const struct sched_placement stock_placement = {
+	.name = "stock",
+	.select_task_rq = select_stock,
+};
+SCHED_PLACEMENT_REGISTER(stock_placement);
 
 /* ------------------------------------------------------------ entry point */
 
@@ -584,10 +490,7 @@ u32 select_task_rq_fair(struct task *p, int sd_flag, int wake_flags)
 	}
 
 	t = sched_topology_read_begin(this_cpu);
-	if (sched_select_variant() == SCHED_SELECT_SBM)
-		cpu = select_sbm(t, p, sd_flag, sync, this_cpu);
-	else
-		cpu = select_stock(t, p, sd_flag, sync, this_cpu);
+	cpu = READ_ONCE(sched_placement_cur)->select_task_rq(t, p, sd_flag, sync, this_cpu);
 	cpu = allowed_or_nearest(t, p, cpu);
 	sched_topology_read_end(this_cpu);
 	return cpu;

@@ -578,7 +578,7 @@ int sched_topology_build(const struct machine *m, const struct cpumask *online,
 	if (!err)
 		err = build_domains(&b);
 	if (!err)
-		err = sbm_build(t);
+		err = topo_build_exts(t);
 	if (!err)
 		err = sched_topology_validate(t);
 	if (err) {

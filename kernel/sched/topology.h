@@ -1,7 +1,8 @@
 /*
- * Scheduling domains and Michael Wang's schedule balance map, built from a
- * struct machine and published as whole generations: what the scheduler's
- * placement and load-balancing code reads to know which CPUs are near.
+ * Scheduling domains, built from a struct machine together with the
+ * per-generation data other code hooks in (Michael Wang's balance map) and
+ * published as whole generations: what the scheduler's placement and
+ * load-balancing code reads to know which CPUs are near.
  */
 #ifndef FULCRUM_SCHED_TOPOLOGY_H
 #define FULCRUM_SCHED_TOPOLOGY_H
@@ -153,28 +154,12 @@ struct sched_domain {
 	struct sched_domain_stats stats;
 };
 
-/* Balance types of the map, in Wang's order. */
-enum sbm_type { SBM_EXEC_TYPE, SBM_FORK_TYPE, SBM_WAKE_TYPE, SBM_MAX_TYPE };
-
-/*
- * Michael Wang's schedule balance map for one CPU: the answers of
- * select_task_rq_fair()'s domain walk, precomputed per generation.
- */
-struct sched_balance_map {
-	/* [type][level]: the CPU's domain at level if it has the type's SD_BALANCE_* flag */
-	struct sched_domain **sd[SBM_MAX_TYPE];
-	int top_level[SBM_MAX_TYPE]; /* highest level with the flag; -1 if none */
-	/* [cpu]: lowest domain with SD_WAKE_AFFINE whose span holds cpu (this CPU itself too) */
-	struct sched_domain **affine_map;
-};
-
 /* What a generation knows about one CPU; all NULL/zero for a CPU not online in it. */
 struct sched_topology_cpu {
 	struct sched_domain *sd;     /* base of the chain */
 	struct sched_domain *sd_llc; /* highest domain sharing the LLC (SD_SHARE_PKG_RESOURCES) */
 	u32 llc_id;		     /* first CPU of sd_llc's span; the CPU itself without one */
 	u32 llc_size;		     /* CPUs in sd_llc; 1 without one */
-	struct sched_balance_map sbm;
 };
 
 /* The fixed rows of every generation's level table; NUMA levels follow, one per distance. */
@@ -198,6 +183,37 @@ struct topology_summary {
 };
 
 struct topo_chunk;
+struct sched_topology;
+
+/*
+ * Per-generation data beyond the domains, owned by whoever needs it: a
+ * placement variant's precomputed answers (the balance map, balance_map.c)
+ * or a lab's own tables. Its file defines the hook with one line,
+ *
+ *	SCHED_TOPOLOGY_EXT(balance_map) = { .name = "balance map", .build = sbm_build };
+ *
+ * and every generation built from then on calls build(t, &data) after the
+ * domains and before the checks: it fills *data with memory from
+ * topo_alloc(t, ...), which goes away with the generation (so there is no
+ * free hook), and returns 0, or -ENOMEM to fail the whole build. Readers
+ * get *data back through sched_topology_ext_data(); it is NULL in the empty
+ * generation before the first build. The generation code calls the hooks
+ * in link order and knows none of them by name.
+ */
+struct sched_topology_ext {
+	const char *name;
+	int (*build)(struct sched_topology *t, void **data);
+};
+
+#define SCHED_TOPOLOGY_EXT(id)                                                  \
+	const struct sched_topology_ext sched_topology_ext_##id __used \
+		__section("sched_topology_exts") __aligned(8)
+
+#define SCHED_TOPOLOGY_EXTS_MAX 4
+
+/* The registered hooks, in link order (the linker's bounds of their section). */
+extern const struct sched_topology_ext __start_sched_topology_exts[] __attribute__((weak));
+extern const struct sched_topology_ext __stop_sched_topology_exts[] __attribute__((weak));
 
 /* A generation. Read-only once published. */
 struct sched_topology {
@@ -208,6 +224,7 @@ struct sched_topology {
 	const struct sd_level *levels;
 	struct sched_topology_cpu *cpu; /* [nr_cpus] */
 	struct topology_summary summary;
+	void *ext[SCHED_TOPOLOGY_EXTS_MAX]; /* each hook's data, by its place in the section */
 
 	/* Private to the builder and the grace-period code. */
 	struct topo_chunk *chunks;	     /* every byte of the generation */
@@ -257,37 +274,13 @@ static inline const struct cpumask *sg_span(const struct sched_group *sg)
 	return &sg->cpus;
 }
 
-/* The domain the balance map names for cpu, balance type and level, or NULL. */
-static inline struct sched_domain *sbm_sd(const struct sched_topology *t, u32 cpu,
-					  enum sbm_type type, int level)
+/* The data ext's build hook made for generation t, or NULL (the empty generation). */
+static inline void *sched_topology_ext_data(const struct sched_topology *t,
+					    const struct sched_topology_ext *ext)
 {
-	struct sched_domain **row;
+	size_t i = (size_t)(ext - __start_sched_topology_exts);
 
-	if (cpu >= t->nr_cpus || (u32)type >= SBM_MAX_TYPE || level < 0 ||
-	    (u32)level >= t->nr_levels)
-		return NULL;
-	row = t->cpu[cpu].sbm.sd[type];
-	return row ? row[level] : NULL;
-}
-
-/* Highest level at which cpu balances for type; -1 if none. */
-static inline int sbm_top_level(const struct sched_topology *t, u32 cpu, enum sbm_type type)
-{
-	if (cpu >= t->nr_cpus || (u32)type >= SBM_MAX_TYPE || !t->cpu[cpu].sbm.sd[type])
-		return -1;
-	return t->cpu[cpu].sbm.top_level[type];
-}
-
-/* cpu's lowest wake-affine domain that also spans other, or NULL. */
-static inline struct sched_domain *sbm_affine_sd(const struct sched_topology *t, u32 cpu,
-						 u32 other)
-{
-	struct sched_domain **map;
-
-	if (cpu >= t->nr_cpus || other >= t->nr_cpus)
-		return NULL;
-	map = t->cpu[cpu].sbm.affine_map;
-	return map ? map[other] : NULL;
+	return i < SCHED_TOPOLOGY_EXTS_MAX ? t->ext[i] : NULL;
 }
 
 /* The highest domain of cpu sharing its last-level cache, or NULL. */
@@ -353,14 +346,20 @@ u32 sched_topology_pending(void);
 int sched_topology_build(const struct machine *m, const struct cpumask *online,
 			 struct sched_topology **out);
 
+/*
+ * size bytes of zeroed, 16-byte aligned memory belonging to t, for a
+ * build hook (see struct sched_topology_ext); NULL when out of memory.
+ */
+void *topo_alloc(struct sched_topology *t, size_t size);
+
 /* Frees a generation that was never published. NULL is ignored. */
 void sched_topology_free(struct sched_topology *t);
 
 /*
  * Checks a built generation: each span contains its CPU and its child's,
  * the groups of a domain cover its span (disjoint ones unless SD_OVERLAP)
- * with the CPU in the first, group powers set, the balance map consistent
- * with the chains. Prints each problem with pr_err; 0 or -EINVAL.
+ * with the CPU in the first, group powers set, the balance map (if built)
+ * consistent with the chains. Prints each problem with pr_err; 0 or -EINVAL.
  */
 int sched_topology_validate(const struct sched_topology *t);
 

@@ -10,6 +10,7 @@
 #include "lib/errno.h"
 #include "lib/printf.h"
 #include "printk.h"
+#include "sched/balance_map.h"
 
 #define MAX_REPORTS 16 /* a broken build can break everywhere: print the first few */
 
@@ -182,7 +183,7 @@ int sched_topology_validate(const struct sched_topology *t)
 
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		if (!cpumask_test_cpu(cpu, &t->online)) {
-			if (t->cpu[cpu].sd || t->cpu[cpu].sbm.affine_map)
+			if (t->cpu[cpu].sd || (sbm_map(t, cpu) && sbm_map(t, cpu)->affine_map))
 				report(&c, cpu, NULL, "not online but has domains");
 			continue;
 		}

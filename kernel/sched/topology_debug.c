@@ -11,6 +11,7 @@
 #include "lib/printf.h"
 #include "lib/string.h"
 #include "printk.h"
+#include "sched/balance_map.h"
 #include "sched/topology_internal.h"
 
 bool sched_debug_enabled;

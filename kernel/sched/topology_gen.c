@@ -1,7 +1,8 @@
 /*
- * Topology generations: their memory, publishing a new one with a single
- * pointer store, and freeing an old one only after a grace period in which
- * every CPU that could be reading it has passed a quiescent point.
+ * Topology generations: their memory and the extension hooks that fill
+ * it, publishing a new one with a single pointer store, and freeing an old
+ * one only after a grace period in which every CPU that could be reading
+ * it has passed a quiescent point.
  */
 #include "sched/topology.h"
 
@@ -73,6 +74,25 @@ void *topo_alloc(struct sched_topology *t, size_t size)
 	c->next = t->chunks;
 	t->chunks = c;
 	return chunk_take(c, size);
+}
+
+int topo_build_exts(struct sched_topology *t)
+{
+	const struct sched_topology_ext *ext = __start_sched_topology_exts;
+
+	for (size_t i = 0; ext && ext + i < __stop_sched_topology_exts; i++) {
+		int err;
+
+		if (i >= SCHED_TOPOLOGY_EXTS_MAX) {
+			pr_err("topology: more than %d extensions, '%s' not built\n",
+			       SCHED_TOPOLOGY_EXTS_MAX, ext[i].name);
+			return -ENOSPC;
+		}
+		err = ext[i].build(t, &t->ext[i]);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 void sched_topology_free(struct sched_topology *t)

@@ -24,11 +24,12 @@ struct topo_chunk {
 /* A new, empty generation in its first chunk; NULL when out of memory. */
 struct sched_topology *topo_create(void);
 
-/* size bytes of zeroed, 16-byte aligned memory belonging to t; NULL when out of memory. */
-void *topo_alloc(struct sched_topology *t, size_t size);
-
-/* Fills t->cpu[*].sbm from the CPUs' domain chains; 0 or -ENOMEM. */
-int sbm_build(struct sched_topology *t);
+/*
+ * Runs every registered SCHED_TOPOLOGY_EXT build hook on t, which has its
+ * domains; 0, or the first hook's error (-ENOSPC past
+ * SCHED_TOPOLOGY_EXTS_MAX hooks).
+ */
+int topo_build_exts(struct sched_topology *t);
 
 /* Counts packages, cores, threads and how the LLC is shared, for the summary. */
 void topology_count(struct sched_topology *t, const struct machine *m);

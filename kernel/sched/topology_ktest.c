@@ -14,6 +14,7 @@
 #include "ktest.h"
 #include "machine_boot.h"
 #include "mm/heap.h"
+#include "sched/balance_map.h"
 #include "sched/topology.h"
 
 #define REBUILDS 40

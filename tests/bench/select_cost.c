@@ -34,11 +34,12 @@ static const struct cost_case cases[] = {
 	{ "fork", 0, SD_BALANCE_FORK, 0 },
 };
 
-static const char *const variant_names[] = { "stock", "sbm" };
-
 static int usage(void)
 {
-	fprintf(stderr, "usage: select-cost [CASE stock|sbm CALLS]\n  cases:");
+	char names[128];
+
+	sched_placement_names(names, sizeof(names));
+	fprintf(stderr, "usage: select-cost [CASE VARIANT CALLS]\n  variants: %s\n  cases:", names);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		fprintf(stderr, " %s", cases[i].name);
 	fprintf(stderr, "\n");
@@ -46,15 +47,15 @@ static int usage(void)
 }
 
 /* Only callgrind looks at this path: it counts the instructions inside select_task_rq_fair. */
-static int run_calls(const struct cost_case *c, enum sched_select_variant v, long calls)
+static int run_calls(const struct cost_case *c, const char *variant, long calls)
 {
 	struct task *p = fx_task(c->prev, 0);
 	u32 cpu = 0;
 
-	sched_select = v == SCHED_SELECT_SBM ? "sbm" : "stock";
+	ck_assert_int_eq(sched_select_set(variant, strlen(variant)), 0);
 	for (long i = 0; i < calls; i++)
 		cpu = select_task_rq_fair(p, c->sd_flag, c->wake_flags);
-	printf("%s %s: %ld calls, chose cpu %u\n", c->name, variant_names[v], calls, cpu);
+	printf("%s %s: %ld calls, chose cpu %u\n", c->name, variant, calls, cpu);
 	return 0;
 }
 
@@ -77,24 +78,25 @@ START_TEST(measure)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 			if (strcmp(argv[1], cases[i].name) == 0)
 				c = &cases[i];
-		if (!c || calls <= 0 || (strcmp(argv[2], "stock") && strcmp(argv[2], "sbm")))
+		if (!c || calls <= 0 || !sched_placement_find(argv[2], strlen(argv[2])))
 			bench_rc = usage();
 		else
-			bench_rc = run_calls(c, strcmp(argv[2], "sbm") == 0 ? SCHED_SELECT_SBM :
-									       SCHED_SELECT_STOCK, calls);
+			bench_rc = run_calls(c, argv[2], calls);
 	} else if (argc != 1) {
 		bench_rc = usage();
 	} else {
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 			struct task *p = fx_task(cases[i].prev, 0);
 
-			for (int v = 0; v < 2; v++) {
+			const struct sched_placement *v;
+
+			for (u32 k = 0; (v = sched_placement_at(k)); k++) {
 				u32 chosen;
 				u64 cycles = select_cost_median(p, v, cases[i].sd_flag,
 								cases[i].wake_flags, SAMPLES, &chosen);
 
 				printf("RESULT name=select_task_rq variant=%s case=%s this_cpu=0 prev_cpu=%u chose=%u samples=%d value=%llu unit=cycles\n",
-				       variant_names[v], cases[i].name, cases[i].prev, chosen, SAMPLES,
+				       v->name, cases[i].name, cases[i].prev, chosen, SAMPLES,
 				       (unsigned long long)cycles);
 			}
 		}

@@ -7,8 +7,10 @@
 
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fake_arch.h"
+#include "sched/balance_map.h"
 #include "sched/load.h"
 #include "topo_machines.h"
 
@@ -19,6 +21,22 @@ static struct machine *fx_m;
 static struct task *runner[MAX_CPUS]; /* each CPU's current task when busy */
 static struct task *tasks[FX_MAX_TASKS];
 static u32 nr_tasks;
+
+/* The placement options at their defaults: stock, 3.8.13. */
+static void fx_reset_placement(void)
+{
+	ck_assert_int_eq(sched_select_set("stock", 5), 0);
+	ck_assert_int_eq(sched_idle_sibling_set("3.8.13", 6), 0);
+}
+
+const struct sched_placement *fx_variant(enum sched_select_variant v)
+{
+	const char *name = v == SCHED_SELECT_SBM ? "sbm" : "stock";
+	const struct sched_placement *p = sched_placement_find(name, strlen(name));
+
+	ck_assert_msg(p, "placement variant %s not registered", name);
+	return p;
+}
 
 static struct task *new_task(int nice)
 {
@@ -51,8 +69,7 @@ void fx_start_machine(u32 packages, u32 cores, u32 threads, u8 distance)
 	}
 	nr_tasks = 0;
 	fake_cpu_id = 0;
-	sched_select = "stock";
-	sched_idle_sibling = "3.8.13";
+	fx_reset_placement();
 }
 
 void fx_start(void)
@@ -69,8 +86,7 @@ void fx_stop(void)
 	nr_tasks = 0;
 	free(fx_m);
 	fx_m = NULL;
-	sched_select = "stock";
-	sched_idle_sibling = "3.8.13";
+	fx_reset_placement();
 	topo_test_stop();
 }
 
@@ -160,9 +176,10 @@ void fx_allow(struct task *p, u64 mask)
 u32 fx_place(enum sched_select_variant variant, struct task *p, u32 this_cpu, int sd_flag,
 	     int wake_flags)
 {
+	const struct sched_placement *v = fx_variant(variant);
 	u32 cpu;
 
-	sched_select = variant == SCHED_SELECT_SBM ? "sbm" : "stock";
+	ck_assert_int_eq(sched_select_set(v->name, strlen(v->name)), 0);
 	fake_cpu_id = this_cpu;
 	cpu = select_task_rq_fair(p, sd_flag, wake_flags);
 	fake_cpu_id = 0;

@@ -59,6 +59,15 @@ struct task *fx_task(u32 prev, int nice);
 /* Restricts p to the CPUs whose bits are set in mask (bit i: CPU i). */
 void fx_allow(struct task *p, u64 mask);
 
+/* The two variants the placement tests compare, found in the registry by name. */
+enum sched_select_variant {
+	SCHED_SELECT_STOCK, /* "stock": 3.8's walk over the waker's domains */
+	SCHED_SELECT_SBM,   /* "sbm": Wang's v3, per-CPU maps, no balancing on wake-up */
+};
+
+/* The registered variant behind v; fails the test if it is not registered. */
+const struct sched_placement *fx_variant(enum sched_select_variant v);
+
 /* select_task_rq_fair(p, sd_flag, wake_flags) on this_cpu under variant. */
 u32 fx_place(enum sched_select_variant variant, struct task *p, u32 this_cpu, int sd_flag,
 	     int wake_flags);

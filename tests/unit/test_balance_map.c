@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 
+#include "sched/balance_map.h"
 #include "sched/topology.h"
 #include "topo_machines.h"
 #include "unit.h"

@@ -1,10 +1,11 @@
 /*
- * Host tests of task placement (kernel/sched/select.c) on a 2-socket SMT
- * machine built by the real topology builder: wake_affine,
- * select_idle_sibling and find_idlest_group choose as Linux 3.8 would for
- * crafted loads, and the stock and balance-map variants agree wherever
- * Wang's v3 says they must, over many random loads, and differ where it
- * says they differ.
+ * Host tests of task placement (kernel/sched/select.c, select_sbm.c, the
+ * registry in placement.c) on a 2-socket SMT machine built by the real
+ * topology builder: wake_affine, select_idle_sibling and find_idlest_group
+ * choose as Linux 3.8 would for crafted loads, the stock and balance-map
+ * variants agree wherever Wang's v3 says they must, over many random
+ * loads, and differ where it says they differ, and the registry offers,
+ * refuses and switches variants by name.
  *
  * The machine (FX_NEAR: one node per socket, SLIT 21):
  *
@@ -12,10 +13,13 @@
  *   MC   (level 1)  [ 0  1 | 2  3 ]               groups: the cores
  *   SMT  (level 0)  [ 0 | 1 ]                     groups: the threads
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cmdline.h"
 #include "fake_arch.h"
+#include "lib/errno.h"
+#include "sched/balance_map.h"
 #include "sched/load.h"
 #include "select_fixture.h"
 #include "topo_machines.h"
@@ -195,7 +199,7 @@ START_TEST(test_idle_sibling_skips_target_group)
 
 	fx_allow(p, 0xfe);
 	ck_assert_uint_eq(select_idle_sibling(t, p, 0, 0), 2);
-	sched_idle_sibling = "3.8.0";
+	ck_assert_int_eq(sched_idle_sibling_set("3.8.0", 5), 0);
 	ck_assert_uint_eq(select_idle_sibling(t, p, 0, 0), 1);
 }
 END_TEST
@@ -551,14 +555,132 @@ END_TEST
 
 START_TEST(test_boot_options)
 {
-	ck_assert_int_eq(sched_select_variant(), STOCK);
+	const struct sched_placement *stock = fx_variant(STOCK), *sbm = fx_variant(SBM);
+
+	ck_assert_ptr_eq(sched_placement_cur, stock);
 	ck_assert_int_eq(cmdline_parse("sched_select=sbm"), 0);
-	ck_assert_int_eq(sched_select_variant(), SBM);
-	ck_assert_int_eq(cmdline_parse("sched_select=cfs"), 1); /* not a choice: unchanged */
-	ck_assert_int_eq(sched_select_variant(), SBM);
+	ck_assert_ptr_eq(sched_placement_cur, sbm);
+	ck_assert_str_eq(sched_select, "sbm");
+	ck_assert_int_eq(cmdline_parse("sched_select=cfs"), 1); /* not registered: unchanged */
+	ck_assert_ptr_eq(sched_placement_cur, sbm);
 	ck_assert_int_eq(cmdline_parse("sched_select=stock sched_idle_sibling=3.8.0"), 0);
-	ck_assert_int_eq(sched_select_variant(), STOCK);
+	ck_assert_ptr_eq(sched_placement_cur, stock);
 	ck_assert_str_eq(sched_idle_sibling, "3.8.0");
+	ck_assert_ptr_eq(sched_idle_sibling_cur, sched_idle_sibling_find("3.8.0", 5));
+	ck_assert_int_eq(cmdline_parse("sched_idle_sibling=3.9"), 1);
+	ck_assert_str_eq(sched_idle_sibling, "3.8.0");
+}
+END_TEST
+
+/* -------------------------------------------------------------- registry */
+
+/*
+ * A variant of this file's own, registered as any variant is, with one
+ * line: it counts its calls and sends every task to PROBE_CPU.
+ */
+#define PROBE_CPU 5
+static u32 probe_calls;
+
+static u32 select_probe(const struct sched_topology *t, struct task *p, int sd_flag, bool sync,
+			u32 this_cpu)
+{
+	probe_calls++;
+	return PROBE_CPU;
+}
+
+static const struct sched_placement probe_placement = {
+	.name = "unit_probe",
+	.select_task_rq = select_probe,
+};
+SCHED_PLACEMENT_REGISTER(probe_placement);
+
+/* One registered without its required operation: never offered. */
+static const struct sched_placement incomplete_placement = { .name = "unit_incomplete" };
+SCHED_PLACEMENT_REGISTER(incomplete_placement);
+
+/* The registry lists every complete variant once, each found by its name, and nothing else. */
+START_TEST(test_registry_finds_every_variant)
+{
+	static const char *const expected[] = { "stock", "sbm", "unit_probe" };
+	const struct sched_placement *v;
+	bool seen[ARRAY_SIZE(expected)] = { false };
+	u32 n = 0;
+
+	for (u32 i = 0; (v = sched_placement_at(i)); i++, n++) {
+		bool known = false;
+
+		ck_assert_ptr_nonnull(v->select_task_rq);
+		ck_assert_ptr_eq(sched_placement_find(v->name, strlen(v->name)), v);
+		for (u32 k = 0; k < ARRAY_SIZE(expected); k++) {
+			if (strcmp(v->name, expected[k]) == 0) {
+				ck_assert_msg(!seen[k], "variant %s listed twice", v->name);
+				seen[k] = known = true;
+			}
+		}
+		ck_assert_msg(known, "unexpected variant %s", v->name);
+	}
+	ck_assert_uint_eq(n, ARRAY_SIZE(expected));
+	ck_assert_ptr_eq(sched_placement_find("stock", 5), &stock_placement);
+	ck_assert_ptr_null(sched_placement_find("unit_incomplete", 15));
+	ck_assert_ptr_null(sched_placement_find("sb", 2));   /* a prefix is not a name */
+	ck_assert_ptr_null(sched_placement_find("sbmx", 4)); /* nor a longer word */
+	ck_assert_ptr_eq(sched_idle_sibling_find("3.8.13", 6), &idle_sibling_3_8_13);
+	ck_assert_ptr_nonnull(sched_idle_sibling_find("3.8.0", 5));
+	ck_assert_ptr_null(sched_idle_sibling_find("3.8", 3));
+}
+END_TEST
+
+/* An unknown name: one warning listing the registered names, the variant kept. */
+START_TEST(test_unknown_variant_rejected_with_names)
+{
+	char names[128], want[256];
+
+	sched_placement_names(names, sizeof(names));
+	ck_assert_ptr_nonnull(strstr(names, "stock"));
+	ck_assert_ptr_nonnull(strstr(names, "sbm"));
+	ck_assert_ptr_null(strstr(names, "unit_incomplete"));
+	snprintf(want, sizeof(want),
+		 "cmdline: bad value 'eevdf' for 'sched_select' (registered: %s), keeping 'stock'\n",
+		 names);
+	fake_console_reset();
+	ck_assert_int_eq(cmdline_parse("sched_select=eevdf"), 1);
+	ck_assert_ptr_nonnull(strstr(fake_console_text(), want));
+	ck_assert_ptr_eq(strchr(fake_console_text(), '\n') + 1, /* one line: the warning */
+			 fake_console_text() + strlen(fake_console_text()));
+	ck_assert_ptr_eq(sched_placement_cur, &stock_placement);
+	ck_assert_str_eq(sched_select, "stock");
+
+	/* The run-time path (the sysctl) refuses quietly, with -EINVAL. */
+	fake_console_reset();
+	ck_assert_int_eq(sched_select_set("unit_incomplete", 15), -EINVAL);
+	ck_assert_int_eq(sched_select_set("", 0), -EINVAL);
+	ck_assert_str_eq(fake_console_text(), "");
+	ck_assert_ptr_eq(sched_placement_cur, &stock_placement);
+}
+END_TEST
+
+/* Switching the variant at run time changes the function select_task_rq_fair() calls. */
+START_TEST(test_switching_variant_changes_function_called)
+{
+	struct task *p = fx_task(0, 0);
+
+	probe_calls = 0;
+	ck_assert_uint_eq(select_task_rq_fair(p, WAKE, 0), 0); /* stock: idle prev */
+	ck_assert_uint_eq(probe_calls, 0);
+	ck_assert_int_eq(sched_select_set("unit_probe", 10), 0);
+	ck_assert_str_eq(sched_select, "unit_probe");
+	ck_assert_uint_eq(select_task_rq_fair(p, WAKE, 0), PROBE_CPU);
+	ck_assert_uint_eq(select_task_rq_fair(p, FORK, 0), PROBE_CPU);
+	ck_assert_uint_eq(probe_calls, 2);
+	ck_assert_int_eq(sched_select_set("stock", 5), 0);
+	ck_assert_uint_eq(select_task_rq_fair(p, WAKE, 0), 0);
+	ck_assert_uint_eq(probe_calls, 2);
+
+	/* The answer is still made allowed: p may not use PROBE_CPU's package. */
+	fx_allow(p, 0x0f);
+	ck_assert_int_eq(sched_select_set("unit_probe", 10), 0);
+	ck_assert_uint_lt(select_task_rq_fair(p, WAKE, 0), 4);
+	ck_assert_uint_eq(probe_calls, 3);
 }
 END_TEST
 
@@ -590,6 +712,9 @@ Suite *select_suite(void)
 	tcase_add_test(tc, test_rebuild_between_placements);
 	tcase_add_test(tc, test_null_map_entries_do_not_crash);
 	tcase_add_test(tc, test_boot_options);
+	tcase_add_test(tc, test_registry_finds_every_variant);
+	tcase_add_test(tc, test_unknown_variant_rejected_with_names);
+	tcase_add_test(tc, test_switching_variant_changes_function_called);
 	suite_add_tcase(s, tc);
 	return s;
 }

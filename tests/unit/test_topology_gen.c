@@ -12,6 +12,7 @@
 #include "lib/errno.h"
 #include "mm/heap.h"
 #include "mm/page_alloc.h"
+#include "sched/balance_map.h"
 #include "sched/topology.h"
 #include "topo_machines.h"
 #include "unit.h"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "lib/cpumask.h"
+#include "sched/balance_map.h"
 #include "topo.h"
 
 /* "2-5,8": a CPU list fits easily; 256 CPUs at worst "0,2,...,254" (about 700 bytes). */
