@@ -233,6 +233,15 @@ KERNEL_C := \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c
 
+# $(call check-sources,LIST-NAME): every file the list names exists and is
+# named once; a stale or doubled entry stops make before it builds anything.
+check-sources = $(strip \
+	$(if $(filter-out $(wildcard $($1)),$($1)),$(error $1 names files that do not exist: \
+		$(filter-out $(wildcard $($1)),$($1)))) \
+	$(if $(filter-out $(words $(sort $($1))),$(words $($1))),$(error $1 names a file twice: \
+		$(shell printf '%s\n' $($1) | sort | uniq -d))))
+$(foreach l,BOOT_ASM ARCH_ASM ARCH_C KERNEL_C EXTRA_KERNEL_C,$(call check-sources,$l))
+
 KOBJ := $(patsubst %.asm,$(BUILD)/%.o,$(BOOT_ASM) $(ARCH_ASM)) \
 	$(patsubst %.c,$(BUILD)/%.o,$(ARCH_C) $(KERNEL_C) $(EXTRA_KERNEL_C))
 
@@ -484,7 +493,8 @@ UNIT_KERNEL_C := \
 	arch/x86_64/cpuid_topology.c \
 	arch/x86_64/signal_frame.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
-UNIT_OBJ := $(patsubst %.c,$(BUILD)/unit/%.o,$(wildcard $(UNIT_KERNEL_C)) $(UNIT_TEST_C))
+$(call check-sources,UNIT_KERNEL_C)
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/unit/%.o,$(UNIT_KERNEL_C) $(UNIT_TEST_C))
 
 UNIT_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -536,6 +546,7 @@ TOPO_C := tools/topo/fulcrum_topo.c tools/topo/topo_text.c tools/topo/topo_json.
 	kernel/lib/kstrto.c kernel/lib/cpumask.c arch/x86_64/cpuid_topology.c \
 	kernel/sched/topology.c kernel/sched/topology_gen.c kernel/sched/topology_check.c \
 	kernel/sched/topology_debug.c kernel/sched/balance_map.c
+$(call check-sources,TOPO_C)
 
 $(BUILD)/tools/fulcrum-topo: $(patsubst %.c,$(BUILD)/unit/%.o,$(TOPO_C))
 	@mkdir -p $(@D)
