@@ -2,7 +2,7 @@
  * Task placement for the fair class: where a waking, forked or exec'ing
  * task runs next. Linux 3.8's select_task_rq_fair() in two variants --
  * the stock domain walk and Michael Wang's schedule balance map (RFC v3)
- * -- chosen at boot by sched_select=stock|sbm (reference/cfs.md 3-4).
+ * -- chosen at boot by sched_select=stock|sbm (docs/linux-scheduler-facts.md sections 12-16).
  */
 #ifndef FULCRUM_SCHED_SELECT_H
 #define FULCRUM_SCHED_SELECT_H
