@@ -386,6 +386,18 @@ USER_TESTS.append(
                          "init: /bin/teardown exited with status 0"),
                      lacks("DIFFERS", "BUG:", "Kernel panic")]))
 
+# Issue 12: vfork's lifecycle corners (user/tests/t_vfork.c: children freed while their parent
+# wakes, clone(CLONE_THREAD|CLONE_VFORK), killable vfork waits, execve beside a vfork) with the
+# scheduler's invariant checks on, under TCG and under icount. A kernel that gets one wrong hangs,
+# so the timeout is that failure.
+USER_TESTS += [
+    BootTest(f"user-t_vfork{suffix}", f"/tests/t_vfork{how} passes what it passes on the host",
+             preset="2s", cmdline="init=/tests/t_vfork sched_features=SCHED_VERIFY", user=True,
+             icount=icount, timeout=900, checks=[same_as_host("t_vfork"), lacks("BUG:", "Kernel panic")])
+    for suffix, how, icount in (("", " with SCHED_VERIFY", False),
+                                ("-icount", " under icount with SCHED_VERIFY", True))
+]
+
 # The kernel paths' costs from user space (figures for docs/user-space.md; not asserted).
 USER_TESTS.append(
     BootTest("user-syscost", "syscost prints getpid, fork, pipe and socketpair costs",
