@@ -21,6 +21,11 @@ EXTRA_KERNEL_C ?=
 QEMU_OPTS ?=
 PRESET ?= default
 FUZZ_TIME ?= 60
+CALLS ?= 10000
+SEED ?=
+STRESS_SEEDS ?= 1-20
+STRESS_CALLS ?= 2500
+STRESS_HOURS ?= 0
 ACPI_CORPUS ?= tests/data/acpi-corpus
 
 CC := $(CROSS)gcc
@@ -42,7 +47,7 @@ endif
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps sched-cost bench
+.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the kernel, the initrd and the bootable ISO
 
@@ -87,6 +92,18 @@ fuzz: deps $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) ## fuzz the ACPI, cpio/initrd an
 	$(BUILD)/fuzz/fuzz_acpi -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus $(wildcard $(ACPI_CORPUS))
 	$(BUILD)/fuzz/fuzz_cpio -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-cpio $(BUILD)/fuzz/seeds-cpio
 	$(BUILD)/fuzz/fuzz_elf -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-elf $(BUILD)/fuzz/seeds-elf
+
+fuzz-syscalls: deps ## boot PRESET and run the system-call fuzzer: CALLS=N per worker (default 10000), SEED=S
+	@$(MAKE) --no-print-directory all
+	@$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --preset $(if $(filter default,$(PRESET)),2s,$(PRESET)) \
+		--calls $(CALLS) $(if $(SEED),--seed $(SEED))
+
+stress: deps ## the long campaign: fuzzer seeds STRESS_SEEDS (1-20) on every preset, TCG then icount+SCHED_VERIFY
+	@$(MAKE) --no-print-directory all
+	@$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --seeds $(STRESS_SEEDS) --presets all \
+		--calls $(STRESS_CALLS) --hours $(STRESS_HOURS); tcg=$$?; \
+	$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --seeds $(STRESS_SEEDS) --presets all \
+		--calls $(STRESS_CALLS) --hours $(STRESS_HOURS) --icount --verify; exit $$((tcg | $$?))
 
 clean: ## remove build outputs
 	rm -rf $(BUILD)

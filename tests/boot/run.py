@@ -199,6 +199,49 @@ def halted_after(*texts):
     return check
 
 
+# What a kernel in trouble prints: an oops or BUG, a WARNING, a panic, a
+# fault of its own ("[#N]" counts kernel oopses; a user fault is one line
+# starting "user fault:"), a double fault, broken scheduler invariants.
+# The fuzzer and the bad-input probes fail on any of these.
+KERNEL_TROUBLE = re.compile(r"BUG:|WARNING|Oops|Kernel panic|PANIC:|\[#\d+\]|"
+                            r"sched_verify: \d+ checks, [1-9]\d* violations|"
+                            r"(?:soft|hard)lockup|hung task|blocked for more than")
+
+
+def kernel_healthy(log, ctx):
+    """No line of the log shows the kernel in trouble (see KERNEL_TROUBLE)."""
+    bad = [ln for ln in log.splitlines() if KERNEL_TROUBLE.search(ln) and not ln.startswith("fuzz: ")]
+    return [f"kernel trouble: {ln.strip()!r}" for ln in bad[:5]] + \
+        ([f"... and {len(bad) - 5} more such lines"] if len(bad) > 5 else [])
+
+
+def fuzz_passed(calls, workers):
+    """/bin/fuzz ended with its PASS line for calls x workers calls, and init saw it exit 0."""
+    def check(log, ctx):
+        problems = []
+        if not re.search(rf"^fuzz: PASS seed \S+: {calls * workers} calls by {workers} workers", log, re.M):
+            fails = re.findall(r"^fuzz: FAIL.*$", log, re.M)
+            problems.append(f"no 'fuzz: PASS ... {calls * workers} calls' line" +
+                            (f"; {fails[:3]}" if fails else ""))
+        if not re.search(r"^init: /bin/fuzz exited with status 0$", log, re.M):
+            problems.append("init did not report /bin/fuzz exiting with status 0")
+        return problems
+    return check
+
+
+def fuzz_test(name, seed, calls, preset="2s", icount=False, verify=False, timeout=600, workers=None):
+    """A boot that runs /bin/fuzz with this seed; fails on kernel trouble, a FAIL or a timeout."""
+    cpus = qm.PRESETS[preset].cpus
+    workers = workers or cpus
+    extra = " sched_features=SCHED_VERIFY" if verify else ""
+    return BootTest(name, f"fuzz seed {seed}: {calls} calls x {workers} workers on {preset}"
+                    f"{' under icount' if icount else ''}{' with SCHED_VERIFY' if verify else ''}",
+                    preset=preset, icount=icount, user=True, timeout=timeout,
+                    cmdline=f'init="/bin/fuzz --seed {seed} --calls {calls} --workers {workers}"{extra}',
+                    checks=[fuzz_passed(calls, workers), kernel_healthy] +
+                    ([matches(r"sched_verify: [1-9]\d* checks, 0 violations")] if verify else []))
+
+
 # ------------------------------------------------------------------ topology checks
 #
 # What a preset's machine must look like to the kernel, worked out in
@@ -482,7 +525,15 @@ SMP_LATE_TESTS = [
     for preset, cpus, ms, us, run in SMP_LATE_BOOTS
 ]
 
-TESTS = USER_TESTS + SMP_LATE_TESTS + [
+# Issue 12 item 5, the short campaign: fixed seeds of the system-call fuzzer
+# on 2s, under TCG and under icount with SCHED_VERIFY (tools/fuzz-syscalls
+# runs any seed; `make stress` runs many).
+FUZZ_TESTS = [
+    fuzz_test("fuzz-2s-tcg", 1, 2000),
+    fuzz_test("fuzz-2s-icount-verify", 2, 1000, icount=True, verify=True),
+]
+
+TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
