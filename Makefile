@@ -21,6 +21,11 @@ EXTRA_KERNEL_C ?=
 QEMU_OPTS ?=
 PRESET ?= default
 FUZZ_TIME ?= 60
+CALLS ?= 10000
+SEED ?=
+STRESS_SEEDS ?= 1-20
+STRESS_CALLS ?= 2500
+STRESS_HOURS ?= 0
 ACPI_CORPUS ?= tests/data/acpi-corpus
 
 CC := $(CROSS)gcc
@@ -42,7 +47,7 @@ endif
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps sched-cost bench
+.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the kernel, the initrd and the bootable ISO
 
@@ -87,6 +92,18 @@ fuzz: deps $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) ## fuzz the ACPI, cpio/initrd an
 	$(BUILD)/fuzz/fuzz_acpi -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus $(wildcard $(ACPI_CORPUS))
 	$(BUILD)/fuzz/fuzz_cpio -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-cpio $(BUILD)/fuzz/seeds-cpio
 	$(BUILD)/fuzz/fuzz_elf -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/corpus-elf $(BUILD)/fuzz/seeds-elf
+
+fuzz-syscalls: deps ## boot PRESET and run the system-call fuzzer: CALLS=N per worker (default 10000), SEED=S
+	@$(MAKE) --no-print-directory all
+	@$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --preset $(if $(filter default,$(PRESET)),2s,$(PRESET)) \
+		--calls $(CALLS) $(if $(SEED),--seed $(SEED))
+
+stress: deps ## the long campaign: fuzzer seeds STRESS_SEEDS (1-20) on every preset, TCG then icount+SCHED_VERIFY
+	@$(MAKE) --no-print-directory all
+	@$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --seeds $(STRESS_SEEDS) --presets all \
+		--calls $(STRESS_CALLS) --hours $(STRESS_HOURS); tcg=$$?; \
+	$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --seeds $(STRESS_SEEDS) --presets all \
+		--calls $(STRESS_CALLS) --hours $(STRESS_HOURS) --icount --verify; exit $$((tcg | $$?))
 
 clean: ## remove build outputs
 	rm -rf $(BUILD)
@@ -234,6 +251,15 @@ KERNEL_C := \
 	kernel/proc/signal_syscalls.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c
+
+# $(call check-sources,LIST-NAME): every file the list names exists and is
+# named once; a stale or doubled entry stops make before it builds anything.
+check-sources = $(strip \
+	$(if $(filter-out $(wildcard $($1)),$($1)),$(error $1 names files that do not exist: \
+		$(filter-out $(wildcard $($1)),$($1)))) \
+	$(if $(filter-out $(words $(sort $($1))),$(words $($1))),$(error $1 names a file twice: \
+		$(shell printf '%s\n' $($1) | sort | uniq -d))))
+$(foreach l,BOOT_ASM ARCH_ASM ARCH_C KERNEL_C EXTRA_KERNEL_C,$(call check-sources,$l))
 
 KOBJ := $(patsubst %.asm,$(BUILD)/%.o,$(BOOT_ASM) $(ARCH_ASM)) \
 	$(patsubst %.c,$(BUILD)/%.o,$(ARCH_C) $(KERNEL_C) $(EXTRA_KERNEL_C))
@@ -488,7 +514,8 @@ UNIT_KERNEL_C := \
 	arch/x86_64/cpuid_topology.c \
 	arch/x86_64/signal_frame.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
-UNIT_OBJ := $(patsubst %.c,$(BUILD)/unit/%.o,$(wildcard $(UNIT_KERNEL_C)) $(UNIT_TEST_C))
+$(call check-sources,UNIT_KERNEL_C)
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/unit/%.o,$(UNIT_KERNEL_C) $(UNIT_TEST_C))
 
 UNIT_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=undefined -Wall -Wextra -Werror -Wno-unused-parameter \
@@ -540,6 +567,7 @@ TOPO_C := tools/topo/fulcrum_topo.c tools/topo/topo_text.c tools/topo/topo_json.
 	kernel/lib/kstrto.c kernel/lib/cpumask.c arch/x86_64/cpuid_topology.c \
 	kernel/sched/topology.c kernel/sched/topology_gen.c kernel/sched/topology_check.c \
 	kernel/sched/topology_debug.c kernel/sched/balance_map.c
+$(call check-sources,TOPO_C)
 
 $(BUILD)/tools/fulcrum-topo: $(patsubst %.c,$(BUILD)/unit/%.o,$(TOPO_C))
 	@mkdir -p $(@D)

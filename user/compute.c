@@ -1,7 +1,7 @@
 /*
  * compute: aim7's "compute" load, reduced to its essence — T processes
  * each run the same fixed, deterministic, CPU-bound job J times; the
- * figure is jobs per minute for T tasks (the seeds' aim7 tables sweep T).
+ * figure is jobs per minute for T tasks (the LKML aim7 tables sweep T).
  * The job mixes what aim7's compute workfile mixes: integer and floating
  * point arithmetic, a sort, a sieve and a small matrix product, folded
  * into one 64-bit checksum.

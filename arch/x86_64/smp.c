@@ -1,10 +1,23 @@
 /*
  * Bringing up the application processors. For each CPU the machine
  * description lists after the boot CPU: allocate its stacks and per-CPU
- * state, point the trampoline at them, send INIT, wait 10 ms, send two
+ * state, give them to its trampoline slot, send INIT, wait 10 ms, send two
  * STARTUP IPIs 200 us apart (the MP specification's sequence) and wait
- * for the AP to say it is online. One AP starts at a time, since all
- * share the trampoline page.
+ * for the AP to say it is online. One AP starts at a time.
+ *
+ * An AP may start late: after the boot CPU stopped waiting for it, even
+ * while the next AP is starting (the INIT sent when the wait ends does not
+ * stop an AP already running the trampoline). So nothing an AP reads on
+ * its way in belongs to another CPU. Each CPU has a slot in the trampoline
+ * page (its APIC ID and a state) and an entry in ap_boot[] (its stack and
+ * struct cpu_local); the AP finds its slot by the APIC ID CPUID gives it
+ * and moves it on with compare-and-exchange, OPEN -> CLAIMED in real mode,
+ * CLAIMED -> STARTED in long mode just before ap_start(). When the wait
+ * ends the boot CPU tries to move the slot to CLOSED from OPEN or CLAIMED;
+ * if it can, the AP is left out and, should it start now, parks itself for
+ * good (interrupts off, halted) without touching a byte of per-CPU data.
+ * If it cannot, the AP is already STARTED, on its own stacks, and is
+ * waited for until it is online. trampoline.asm has the AP's side.
  */
 #include <arch/cpu.h>
 #include <arch/memory.h>
@@ -33,7 +46,26 @@ _Static_assert((PAGE_SIZE << STACK_ORDER) == KERNEL_STACK_SIZE, "stack size");
 _Static_assert((PAGE_SIZE << STACK_ORDER) == IST_STACK_SIZE, "IST stack size");
 
 extern const u8 trampoline_start[], trampoline_end[];
-extern u64 tr_cr3[], tr_efer[], tr_stack[], tr_entry[], tr_arg[];
+extern u64 tr_cr3[], tr_efer[], tr_boot[], tr_entry[], tr_nr_slots[], tr_slots[];
+
+/* Trampoline slot states (trampoline.asm's SLOT_*): 0 until the CPU's turn comes. */
+enum slot_state { SLOT_WAITING, SLOT_OPEN, SLOT_CLAIMED, SLOT_STARTED, SLOT_CLOSED };
+
+struct tr_slot {
+	u32 apic_id;
+	u32 state;
+};
+
+/* What a claimed AP loads in the trampoline (16 bytes each, trampoline.asm's layout). */
+struct ap_boot {
+	u64 stack;
+	u64 arg;
+};
+_Static_assert(sizeof(struct ap_boot) == 16, "trampoline.asm indexes ap_boot by 16 bytes");
+_Static_assert(sizeof(struct tr_slot) == 8, "trampoline.asm indexes tr_slots by 8 bytes");
+_Static_assert(MAX_CPUS == 256, "trampoline.asm has MAX_SLOTS 256");
+
+static struct ap_boot ap_boot[MAX_CPUS];
 
 static s64 init_delay_us = 10000;
 BOOT_OPTION_INT(smp_init_delay_us, "smp_init_delay_us", &init_delay_us, 0, 1000000,
@@ -109,28 +141,53 @@ static u64 *tramp_field(u64 *field)
 	return phys_to_virt(TRAMPOLINE_BASE + ((const u8 *)field - trampoline_start));
 }
 
-static bool start_ap(struct cpu_local *c)
+static struct tr_slot *tramp_slot(unsigned int cpu)
 {
+	return (struct tr_slot *)tramp_field(tr_slots) + cpu;
+}
+
+static bool slot_move(struct tr_slot *s, u32 from, u32 to)
+{
+	return __atomic_compare_exchange_n(&s->state, &from, to, false, __ATOMIC_SEQ_CST,
+					   __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Starts c's CPU and waits for it. Returns true once it is online (late
+ * ones included: an AP that got to STARTED before the wait ended is
+ * waited for, and *late_us says how long after the deadline it came),
+ * false if it was left out: its slot is CLOSED and it can never use it.
+ */
+static bool start_ap(struct cpu_local *c, u64 *late_us)
+{
+	struct tr_slot *slot = tramp_slot(c->cpu);
 	u64 deadline;
 
-	*tramp_field(tr_stack) = (u64)c->kernel_stack + KERNEL_STACK_SIZE;
-	*tramp_field(tr_arg) = (u64)c;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	ap_boot[c->cpu] = (struct ap_boot){ (u64)c->kernel_stack + KERNEL_STACK_SIZE, (u64)c };
+	__atomic_store_n(&slot->state, SLOT_OPEN, __ATOMIC_SEQ_CST); /* publishes ap_boot[] too */
 
 	apic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
 	tsc_delay_us((u64)init_delay_us);
-	for (int i = 0; i < 2 && !c->online; i++) {
+	for (int i = 0; i < 2 && READ_ONCE(slot->state) == SLOT_OPEN; i++) {
 		apic_send_ipi(c->apic_id, ICR_STARTUP | (TRAMPOLINE_BASE >> 12));
 		tsc_delay_us(200);
 	}
 	deadline = arch_clock_ns() + (u64)ap_timeout_ms * 1000000;
 	while (!READ_ONCE(c->online) && arch_clock_ns() < deadline)
 		arch_cpu_relax();
-	if (c->online)
+	*late_us = 0;
+	if (READ_ONCE(c->online))
 		return true;
-	/* Back to wait-for-SIPI, so it cannot wake later on another AP's trampoline data. */
-	apic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
-	return false;
+	if (slot_move(slot, SLOT_OPEN, SLOT_CLOSED) || slot_move(slot, SLOT_CLAIMED, SLOT_CLOSED)) {
+		/* Back to wait-for-SIPI if the INIT still can; else it parks in the trampoline. */
+		apic_send_ipi(c->apic_id, ICR_INIT | ICR_LEVEL_ASSERT);
+		return false;
+	}
+	/* STARTED: on its own stacks in ap_start(), a few steps from online. */
+	while (!READ_ONCE(c->online))
+		arch_cpu_relax();
+	*late_us = (arch_clock_ns() - deadline) / 1000;
+	return true;
 }
 
 void arch_smp_init_boot(void)
@@ -149,7 +206,7 @@ void arch_smp_init_boot(void)
 unsigned int arch_smp_boot(const struct machine *m)
 {
 	unsigned int online = 1;
-	u64 first_sipi = 0, last_online = 0;
+	u64 first_sipi = 0, last_online = 0, late_us;
 
 	if (m->nr_cpus <= 1)
 		return 1;
@@ -158,6 +215,12 @@ unsigned int arch_smp_boot(const struct machine *m)
 	*tramp_field(tr_cr3) = paging_trampoline_cr3(TRAMPOLINE_BASE);
 	*tramp_field(tr_efer) = rdmsr(MSR_EFER) & ((1UL << 8) | (1UL << 11)); /* LME, NXE */
 	*tramp_field(tr_entry) = (u64)ap_start;
+	*tramp_field(tr_boot) = (u64)ap_boot;
+	/* Every slot WAITING (the copy made them 0): an AP that starts before its turn parks. */
+	for (unsigned int cpu = 0; cpu < m->nr_cpus; cpu++)
+		tramp_slot(cpu)->apic_id = m->cpu[cpu].apic_id;
+	*(u32 *)tramp_field(tr_nr_slots) = m->nr_cpus;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 
 	pr_info("smp: booting %u CPUs\n", m->nr_cpus - 1);
 	for (unsigned int cpu = 1; cpu < m->nr_cpus; cpu++) {
@@ -169,19 +232,25 @@ unsigned int arch_smp_boot(const struct machine *m)
 		}
 		if (!first_sipi)
 			first_sipi = arch_clock_ns();
-		if (!start_ap(c)) {
-			pr_err("smp: CPU%u (APIC ID %#x) did not answer within %lld ms; left out\n", cpu,
-			       m->cpu[cpu].apic_id, (long long)ap_timeout_ms);
-			continue; /* its memory stays: the CPU might still touch it */
+		if (!start_ap(c, &late_us)) {
+			pr_err("smp: CPU%u (APIC ID %#x) did not answer within %lld ms; left out (it parks if it starts later)\n",
+			       cpu, m->cpu[cpu].apic_id, (long long)ap_timeout_ms);
+			continue; /* its memory stays: the CPU may have loaded its stack address */
 		}
+		if (late_us)
+			pr_warn("smp: CPU%u came online %llu us after its %lld ms were up; kept\n", cpu,
+				(unsigned long long)late_us, (long long)ap_timeout_ms);
 		if (c->apic_id != m->cpu[cpu].apic_id)
 			pr_warn("smp: CPU%u reports APIC ID %#x, firmware said %#x\n", cpu, c->apic_id,
 				m->cpu[cpu].apic_id);
 		last_online = arch_clock_ns();
 		online++;
 	}
-	if (online > 1)
-		pr_info("smp: brought up %u CPUs, %u online; first SIPI to last AP online: %llu us\n",
-			m->nr_cpus, online, (unsigned long long)((last_online - first_sipi) / 1000));
+	pr_info("smp: brought up %u CPUs, %u online; first SIPI to last AP online: %llu us\n",
+		m->nr_cpus, online,
+		(unsigned long long)(online > 1 ? (last_online - first_sipi) / 1000 : 0));
+	if (online < m->nr_cpus)
+		pr_warn("smp: %u of %u CPUs left out; running on %u\n", m->nr_cpus - online,
+			m->nr_cpus, online);
 	return online;
 }

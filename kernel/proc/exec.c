@@ -234,8 +234,12 @@ static struct vm *load_image(const void *data, size_t size, struct elf_image *im
 	return vm;
 }
 
-/* Ends every other thread of p; the caller is the one that stays. */
-static void end_other_threads(struct process *p)
+/*
+ * Ends every other thread of p; the caller is the one that stays. 0, or
+ * -EAGAIN if a fatal signal came for the caller first (as Linux's
+ * de_thread): the process is dying, and its image stays as it was.
+ */
+static int end_other_threads(struct process *p)
 {
 	struct task *self = current_task();
 	unsigned long irq = spin_lock_irqsave(&proc_lock);
@@ -249,11 +253,12 @@ static void end_other_threads(struct process *p)
 			signal_send_thread(t, SIGKILL);
 	}
 	spin_unlock_irqrestore(&proc_lock, irq);
-	while (READ_ONCE(p->nr_threads) > 1)
+	while (READ_ONCE(p->nr_threads) > 1 && !signal_fatal_pending(self))
 		sched_sleep_ns(1000000);
 	irq = spin_lock_irqsave(&proc_lock);
 	p->exec_task = NULL;
 	spin_unlock_irqrestore(&proc_lock, irq);
+	return READ_ONCE(p->nr_threads) > 1 ? -EAGAIN : 0;
 }
 
 static void set_comm(struct process *p, const char *path)
@@ -290,9 +295,13 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 		return err;
 	}
 
-	/* The point of no return. */
+	/* The point of no return, once the other threads have gone. */
 	if (READ_ONCE(p->nr_threads) > 1)
-		end_other_threads(p);
+		err = end_other_threads(p);
+	if (err) {
+		vm_put(vm);
+		return err;
+	}
 	irq = arch_irq_save(); /* the switch and the scheduler's view of t->mm change together */
 	old = p->vm;
 	p->vm = vm;
@@ -301,10 +310,7 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 	arch_irq_restore(irq);
 	if (old)
 		vm_put(old);
-	if (!READ_ONCE(p->vfork_done)) {
-		WRITE_ONCE(p->vfork_done, true);
-		wake_up_all(&p->vfork_wq);
-	}
+	vfork_release(t); /* off the vfork parent's memory now */
 	files_close_on_exec(p->files);
 	signal_reset_for_exec(p);
 	arch_fpu_reset();

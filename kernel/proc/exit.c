@@ -125,6 +125,7 @@ void thread_exit(int status)
 		if (!copy_to_user(ctid, &zero, sizeof(zero)))
 			futex_wake_address(p->vm, (u32 *)ctid, 1);
 	}
+	vfork_release(t); /* per thread, as Linux's mm_release: a CLONE_THREAD vfork child too */
 	irq = spin_lock_irqsave(&proc_lock);
 	thread_unlink_locked(p, t);
 	p->dead_threads.runtime_ns += task_sched_runtime(t);
@@ -134,10 +135,6 @@ void thread_exit(int status)
 	spin_unlock_irqrestore(&proc_lock, irq);
 
 	if (last) {
-		if (!READ_ONCE(p->vfork_done)) {
-			WRITE_ONCE(p->vfork_done, true);
-			wake_up_all(&p->vfork_wq);
-		}
 		process_release(p, t);
 		/*
 		 * Our own references: once p is a zombie its parent may reap and

@@ -11,6 +11,12 @@
  * CLONE_CHILD_SETTID, CLONE_CHILD_CLEARTID, CLONE_VFORK, CLONE_DETACHED
  * (ignored, as Linux does); the low byte is the signal the parent gets at
  * exit. Anything else (namespaces, ptrace, pidfd...) is -EINVAL.
+ *
+ * CLONE_VFORK: the caller sleeps until the new task execs or exits (that
+ * task, not its whole process: a CLONE_THREAD child releases it when the
+ * thread ends), or until a fatal signal comes for the caller, as Linux's
+ * killable wait_for_vfork_done. The wait lives on the caller's stack (see
+ * struct vfork_wait), never inside the child's process.
  */
 #include <arch/fpu.h>
 #include <arch/uaccess.h>
@@ -145,10 +151,55 @@ static struct process *new_process(struct process *parent, u64 flags)
 	return p;
 }
 
+void vfork_release(struct task *t)
+{
+	struct vfork_wait *vw;
+	unsigned long irq;
+
+	if (!READ_ONCE(t->vfork_done))
+		return; /* only t sets it non-NULL (before it runs) or its parent clears it */
+	irq = spin_lock_irqsave(&proc_lock);
+	vw = t->vfork_done;
+	if (vw) {
+		t->vfork_done = NULL;
+		vw->done = true;
+		/* Under proc_lock: the parent retakes it before its stack frame goes. */
+		wake_up_all(&vw->wq);
+	}
+	spin_unlock_irqrestore(&proc_lock, irq);
+}
+
+/*
+ * The vfork caller's side: sleeps until child releases vw or a fatal
+ * signal comes. Then, under proc_lock, either the child has released vw
+ * (and is done with it: it did so under that lock) or the caller unhooks
+ * it, so the child never writes into a frame that has gone. The caller
+ * holds a reference on child throughout.
+ */
+static void vfork_wait(struct task *child, struct vfork_wait *vw)
+{
+	struct task *self = current_task();
+	struct waiter w = { .task = NULL };
+	unsigned long irq;
+
+	for (;;) {
+		wait_prepare(&vw->wq, &w);
+		if (READ_ONCE(vw->done) || signal_fatal_pending(self))
+			break;
+		schedule();
+	}
+	wait_finish(&vw->wq, &w);
+	irq = spin_lock_irqsave(&proc_lock);
+	if (!vw->done)
+		child->vfork_done = NULL; /* killed first: the child goes on alone */
+	spin_unlock_irqrestore(&proc_lock, irq);
+}
+
 static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_tid,
 		     int *child_tid, u64 tls)
 {
 	struct process *parent = current_process(), *p;
+	struct vfork_wait vw;
 	unsigned long irq;
 	struct task *t;
 	int tid, err = check_flags(flags);
@@ -202,11 +253,19 @@ static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_t
 		p->leader = t;
 		process_link_locked(p, parent, t);
 	}
+	if (flags & CLONE_VFORK) {
+		wait_queue_init(&vw.wq);
+		vw.done = false;
+		t->vfork_done = &vw;
+		task_get(t); /* ours until the wait ends: the child may exit and be freed meanwhile */
+	}
 	spin_unlock_irqrestore(&proc_lock, irq);
 
 	task_wake_new(t);
-	if (flags & CLONE_VFORK)
-		wait_event(&p->vfork_wq, READ_ONCE(p->vfork_done));
+	if (flags & CLONE_VFORK) {
+		vfork_wait(t, &vw);
+		task_put(t);
+	}
 	return tid;
 }
 

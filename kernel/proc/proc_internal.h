@@ -44,6 +44,27 @@ void user_thread_start(void *arg);
  */
 int exec_kernel(const char *path, char *const argv[], char *const envp[], struct user_regs *regs);
 
+/*
+ * A vfork caller's wait (fork.c), on the caller's own stack: the child
+ * task points at it (task->vfork_done) until it execs or exits, and then
+ * vfork_release marks it done and wakes the caller. Neither side ever
+ * sleeps inside the other's memory, so the child's process may be freed
+ * (a parent that reaps nothing, a second thread's wait4) while the
+ * caller wakes, and a CLONE_THREAD child releases its caller at its own
+ * exit, not its process's.
+ */
+struct vfork_wait {
+	struct wait_queue wq;
+	bool done; /* proc_lock */
+};
+
+/*
+ * The calling thread is done with its vfork parent's memory (execve's
+ * point of no return, or thread_exit): its parent goes on. Any thread may
+ * call it; for one that is no vfork child it does nothing.
+ */
+void vfork_release(struct task *t);
+
 /* The init process (pid 1), once started; NULL before. */
 extern struct process *init_process;
 

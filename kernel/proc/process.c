@@ -77,7 +77,6 @@ struct process *process_alloc(void)
 	list_init(&p->threads);
 	list_init(&p->all_node);
 	wait_queue_init(&p->child_wq);
-	wait_queue_init(&p->vfork_wq);
 	p->exit_signal = SIGCHLD;
 	p->start_ns = arch_clock_ns();
 	return p;

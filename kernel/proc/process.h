@@ -58,8 +58,6 @@ struct process {
 	struct task *leader;
 	int exit_signal;	   /* sent to the parent at exit (SIGCHLD; clone's low byte) */
 	struct task *exec_task;	   /* execve in progress: the thread that stays */
-	bool vfork_done;	   /* a vfork child has exec'd or exited: its parent goes on */
-	struct wait_queue vfork_wq;
 	bool zombie;		   /* every thread has exited; wait4 may reap it */
 	bool group_exiting;	   /* exit_group or a fatal signal: every thread is leaving */
 	int exit_status;	   /* wait status: code << 8, or the killing signal */
@@ -119,6 +117,14 @@ int signal_send_thread(struct task *t, int sig);
 
 /* Is a signal pending that t does not block (or SIGKILL)? */
 bool signal_pending(struct task *t);
+
+/*
+ * Is a signal pending that will end t's process when delivered: SIGKILL,
+ * or one t does not block whose action is the default and the default
+ * terminates (Linux turns those into a group kill at once)? For the
+ * killable waits (vfork, execve ending the other threads).
+ */
+bool signal_fatal_pending(struct task *t);
 
 /*
  * From exit_to_user: acts on the pending signals of the calling thread:

@@ -397,6 +397,28 @@ bool signal_pending(struct task *t)
 	return (pending & ~sig_blockable(READ_ONCE(t->sig_blocked))) != 0;
 }
 
+bool signal_fatal_pending(struct task *t)
+{
+	struct process *p = t->proc;
+	u64 pending;
+
+	if (!p)
+		return false;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* as in signal_pending */
+	pending = READ_ONCE(t->sig_pending) | READ_ONCE(p->shared_pending);
+	pending &= ~sig_blockable(READ_ONCE(t->sig_blocked));
+	while (pending) {
+		int sig = sig_lowest(pending);
+
+		pending &= ~sig_bit(sig);
+		/* A racy read of the action, fine: sigaction after the test is seen at delivery. */
+		if (sig == SIGKILL || (READ_ONCE(p->action[sig - 1].handler) == SIG_DFL &&
+				       sig_default_action(sig) == SIG_DEFAULT_TERMINATE))
+			return true;
+	}
+	return false;
+}
+
 /* The siginfo x carried for sig (x taken from the table, freed here), or a plain one. */
 static void use_info(struct sig_extra *x, int sig, struct k_siginfo *info)
 {

@@ -1,5 +1,5 @@
 /*
- * Load balancing between CPUs, Linux 3.8's (reference/cfs.md 5.5): from
+ * Load balancing between CPUs, Linux 3.8's (docs/linux-scheduler-facts.md sections 21-25): from
  * the tick each CPU balances each of its domains once the domain's
  * interval has passed, pulling tasks from the busiest queue of the
  * busiest group towards itself; a CPU about to go idle does the same at

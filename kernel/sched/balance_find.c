@@ -1,5 +1,5 @@
 /*
- * What the load balancer moves, Linux 3.8's rules (reference/cfs.md 5.5):
+ * What the load balancer moves, Linux 3.8's rules (docs/linux-scheduler-facts.md section 23):
  * find_busiest_group() sums up each group of a domain by load, capacity
  * and idleness and decides whether the busiest one is worth pulling from,
  * calculate_imbalance() says how much weighted load to pull, and

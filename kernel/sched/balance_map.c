@@ -1,5 +1,5 @@
 /*
- * Michael Wang's schedule balance map (RFC v3, Jan 2013; seeds/001): per
+ * Michael Wang's schedule balance map (LKML RFC v3, Jan 2013; linux-scheduler-facts.md 16): per
  * CPU, the answers of select_task_rq_fair()'s domain walk, computed once
  * per generation from the CPU's domain chain instead of on every wake-up.
  * Built through its own topology hook (SCHED_TOPOLOGY_EXT below), so the

@@ -1,7 +1,7 @@
 /*
  * `sched_cost`: measures, on the machine it boots on, what a placement
  * decision and a context switch cost, and prints RESULT lines
- * (ARCHITECTURE.md) for tools to read:
+ * (docs/architecture.md, "Talking to the host") for tools to read:
  *
  *   RESULT name=select_task_rq variant=stock case=wake_llc value=N unit=cycles
  *   RESULT name=context_switch value=N unit=ns

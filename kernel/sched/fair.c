@@ -6,11 +6,11 @@
  *
  * Load metric: placement and balancing use 3.8's instantaneous
  * rq->load.weight (the sum of the weights queued, running task included)
- * and the tick-decayed cpu_load[] history of it (load.c, reference/cfs.md
- * 2.1), not per-entity load tracking. That is what 3.8's wake_affine,
+ * and the tick-decayed cpu_load[] history of it (load.c, docs/linux-scheduler-facts.md
+ * section 10), not per-entity load tracking. That is what 3.8's wake_affine,
  * find_idlest_* and load_balance read, and issue 4 compares against 3.8's
  * stock and balance-map placement; PELT existed in 3.8 only for group
- * shares (2.2), so using it would change the behaviour being compared.
+ * shares (section 10), so using it would change the behaviour being compared.
  *
  * Relative vruntime: a task's vruntime means something only next to its
  * queue's min_vruntime, so while a task is between queues it carries

@@ -2,7 +2,7 @@
  * Weights and load: nice levels as CFS weights, the weighted time delta
  * every vruntime update goes through, the latency tunables and their
  * CPU-count scaling, and the per-CPU cpu_load[] history that balancing
- * reads. Linux 3.8's numbers and rules throughout (reference/cfs.md 1-2).
+ * reads. Linux 3.8's numbers and rules throughout (docs/linux-scheduler-facts.md sections 1-2, 10).
  */
 #include "sched/load.h"
 

@@ -2,14 +2,15 @@
  * Task placement: select_task_rq_fair(), which calls the placement variant
  * sched_select= chose, and the decisions the variants are made of --
  * wake_affine, select_idle_sibling (its 3.8.13 and 3.8.0 flavours),
- * find_idlest_group/cpu -- as Linux 3.8 makes them (reference/cfs.md 3).
- * The stock variant, 3.8's walk over the waker's domains, is here;
- * Michael Wang's balance-map version is in select_sbm.c.
+ * find_idlest_group/cpu -- as Linux 3.8 makes them
+ * (docs/linux-scheduler-facts.md sections 12-15). The stock variant, 3.8's
+ * walk over the waker's domains, is here; Michael Wang's balance-map
+ * version is in select_sbm.c.
  *
  * One generation: a placement loads the topology once, inside a read
  * section, and hands that t to every step, so no decision mixes two
  * generations. Every domain it reaches (a CPU's chain, a map entry, sd_llc)
- * may be NULL and is tested before use: seeds/000's oops, a NULL affine
+ * may be NULL and is tested before use: the sbm oops (linux-scheduler-facts.md 16), a NULL affine
  * domain handed to wake_affine during a reboot, has no path here.
  *
  * Load is 3.8's: rq->load.weight through load.h (wake_idx and forkexec_idx
@@ -71,7 +72,7 @@ static s64 waker_weight(u32 cpu)
 }
 
 /*
- * 3.8's rule (cfs.md 3.3). With L the loads at sd's wake_idx (p, asleep,
+ * 3.8's rule (linux-scheduler-facts.md section 13). With L the loads at sd's wake_idx (p, asleep,
  * is on neither), P the CPUs' power, w_p p's weight and
  * I = 100 + (imbalance_pct - 100) / 2  (105 at SMT, 112 at MC and above):
  *
@@ -246,7 +247,7 @@ u32 select_idle_sibling(const struct sched_topology *t, struct task *p, u32 this
 /* ------------------------------------------------ find_idlest_group / cpu */
 
 /*
- * 3.8's fork/exec balancing step (cfs.md 3.4). Per group p may use, the
+ * 3.8's fork/exec balancing step (linux-scheduler-facts.md section 14). Per group p may use, the
  * load per unit of power:
  *
  *   avg(g) = SCHED_POWER_SCALE * sum_{i in g} load(i) / power(g)
@@ -375,7 +376,7 @@ static u32 stock_descent(const struct sched_topology *t, struct task *p, struct 
 }
 
 /*
- * 3.8's select_task_rq_fair (cfs.md 3.2): one walk up this CPU's domains
+ * 3.8's select_task_rq_fair (linux-scheduler-facts.md section 12): one walk up this CPU's domains
  * (those with SD_LOAD_BALANCE) finds
  *
  *   affine_sd  the lowest SD_WAKE_AFFINE domain holding prev, for a
@@ -383,7 +384,7 @@ static u32 stock_descent(const struct sched_topology *t, struct task *p, struct 
  *   sd         the highest domain below it with sd_flag.
  *
  * With affine_sd: p goes to this CPU if wake_affine() agrees -- never asked
- * when this CPU is prev (seeds/003: comparing a CPU with itself, one side
+ * when this CPU is prev (linux-scheduler-facts.md 12: comparing a CPU with itself, one side
  * sync-discounted, pulled wakees onto a busy SMT thread) -- then to an idle
  * CPU near that target. Without: stock_descent() from sd. No level has
  * SD_BALANCE_WAKE, so a wake-up without affine_sd stays on prev with no

@@ -2,9 +2,10 @@
  * Task placement for the fair class: where a waking, forked or exec'ing
  * task runs next. Placement variants are registered objects -- Linux
  * 3.8's stock domain walk (select.c) and Michael Wang's schedule balance
- * map, RFC v3 (select_sbm.c) -- chosen by sched_select=NAME (reference/
- * cfs.md 3-4); the select_idle_sibling() they share comes in registered
- * flavours too (3.8.13, 3.8.0), chosen by sched_idle_sibling=NAME.
+ * map, RFC v3 (select_sbm.c) -- chosen by sched_select=NAME
+ * (docs/linux-scheduler-facts.md sections 12-16); the
+ * select_idle_sibling() they share comes in registered flavours too
+ * (3.8.13, 3.8.0), chosen by sched_idle_sibling=NAME.
  */
 #ifndef FULCRUM_SCHED_SELECT_H
 #define FULCRUM_SCHED_SELECT_H

@@ -1,8 +1,9 @@
 /*
  * The sbm placement variant: Michael Wang's schedule balance map, RFC v3
- * (seeds/001), as select_task_rq_fair() under sched_select=sbm. It reads
- * the per-CPU maps that balance_map.c builds with every topology
- * generation instead of walking the waker's domains.
+ * (LKML, Jan 2013; docs/linux-scheduler-facts.md section 16), as
+ * select_task_rq_fair() under sched_select=sbm. It reads the per-CPU maps
+ * that balance_map.c builds with every topology generation instead of
+ * walking the waker's domains.
  */
 #include "sched/balance_map.h"
 #include "sched/select.h"
@@ -46,7 +47,7 @@ static u32 sbm_descent(const struct sched_topology *t, struct task *p, enum sbm_
 }
 
 /*
- * Wang's v3 (seeds/001: "no load balance for WAKE"). A wake-up does only
+ * Wang's v3 (linux-scheduler-facts.md 16: "no load balance for WAKE"). A wake-up does only
  * this: wake_affine() on the map's affine domain for prev (an O(1) lookup
  * instead of the walk; same guards as stock), then select_idle_sibling()
  * on the target. Fork and exec take sbm_descent().

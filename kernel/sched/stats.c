@@ -173,6 +173,8 @@ void schedstat_show(const struct sched_out *out)
 		struct sched_domain *sd;
 		u32 index = 0;
 
+		if (!arch_cpu_online(cpu))
+			continue; /* as Linux lists online CPUs only: one left out at boot has none */
 		out_line(out, "cpu%u %llu 0 %llu %llu %llu %llu %llu %llu %llu", cpu,
 			 (ull)s->yld_count, (ull)s->sched_count, (ull)s->sched_goidle,
 			 (ull)s->ttwu_count, (ull)s->ttwu_local, (ull)s->rq_cpu_time,
@@ -183,11 +185,14 @@ void schedstat_show(const struct sched_out *out)
 	sched_topology_read_end(me);
 	arch_irq_restore(flags);
 	for (u32 cpu = 0; cpu < n; cpu++)
-		out_line(out, "wasted cpu%u %llu", cpu, (ull)cpu_rq(cpu)->stats.wasted_idle_ns);
+		if (arch_cpu_online(cpu))
+			out_line(out, "wasted cpu%u %llu", cpu, (ull)cpu_rq(cpu)->stats.wasted_idle_ns);
 	/* Kept apart from the cpuN lines, whose 9 fields Linux's parsers expect. */
 	for (u32 cpu = 0; cpu < n; cpu++)
-		out_line(out, "migrations cpu%u %llu", cpu,
-			 (ull)__atomic_load_n(&cpu_rq(cpu)->stats.nr_migrations, __ATOMIC_RELAXED));
+		if (arch_cpu_online(cpu))
+			out_line(out, "migrations cpu%u %llu", cpu,
+				 (ull)__atomic_load_n(&cpu_rq(cpu)->stats.nr_migrations,
+						      __ATOMIC_RELAXED));
 }
 
 static const char *task_state_name(const struct task *p)

@@ -63,6 +63,7 @@ struct sched_class;
 struct process;
 struct user_regs;
 struct arch_mm;
+struct vfork_wait;
 
 struct task {
 	/* Scheduler state: see the locking rules in kernel/sched/sched.h. */
@@ -104,6 +105,7 @@ struct task {
 	int *clear_child_tid;		 /* CLONE_CHILD_CLEARTID / set_tid_address */
 	struct user_regs *user_regs;	 /* its ring-3 registers, at the top of its kernel stack */
 	struct arch_mm *mm;		 /* the page tables it runs on; NULL: kernel only */
+	struct vfork_wait *vfork_done;	 /* a vfork child: its parent's wait, until exec or exit */
 };
 
 #define TASK_STACK_SIZE 16384

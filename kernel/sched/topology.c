@@ -142,7 +142,7 @@ BOOT_OPTION_INT(sched_busy_factor, "sched_busy_factor", &sd_busy_factor_override
 /*
  * The one place where a level's flags become its balancing parameters:
  * Linux 3.8's SD_SIBLING_INIT, SD_MC_INIT, SD_CPU_INIT and sd_numa_init()
- * (reference/cfs.md section 5.2). Intervals are in milliseconds.
+ * (docs/linux-scheduler-facts.md section 18). Intervals are in milliseconds.
  */
 static void sd_init(struct sched_domain *sd, u32 flags)
 {

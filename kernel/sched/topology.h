@@ -41,7 +41,7 @@
  *      and the affine map is NULL where no wake-affine domain spans both.
  *      NULL never means "being rebuilt".
  *
- * This is what makes the crash of seeds/000 impossible here: in Linux with
+ * This is what makes the crash (linux-scheduler-facts.md 16) impossible here: in Linux with
  * the sbm patch, during a reboot, a wake-up read a per-CPU map entry while
  * CPUs were being taken offline and their domains torn down, and
  * wake_affine() was handed a NULL domain. Here a reader sees either the old generation or

@@ -3,7 +3,7 @@
  * every other online CPU walks its domains and balance map in a loop while
  * the boot CPU publishes new generations. No reader may ever see a NULL
  * domain where its snapshot has one, a span without its own CPU, or a
- * child wider than its parent (the seed-000 crash, made impossible by
+ * child wider than its parent (the sbm crash, linux-scheduler-facts.md 16, made impossible by
  * generations); and once the readers stop, every retired generation is
  * freed.
  */

@@ -8,7 +8,7 @@
  * - sched_rebuild_under_wakeups: the same pairs, unpinned, keep waking
  *   and migrating while the topology is rebuilt 1,000 times, every other
  *   time without the last CPU's domains, so wake-ups and balancing keep
- *   meeting CPUs with no domain at all (the seeds/000 crash, by design
+ *   meeting CPUs with no domain at all (the sbm crash, linux-scheduler-facts.md 16, by design
  *   impossible here).
  */
 #include <arch/cpu.h>

@@ -3,7 +3,7 @@ tps.c, fairshare.c) as built by `make` for Fulcrum, run on this host's Linux wit
 parameters.
 
 Each run must end with status 0 and print RESULT lines in the format of
-ARCHITECTURE.md ("Talking to the host") whose fields name the parameters
+docs/architecture.md ("Talking to the host") whose fields name the parameters
 given, beside the human-readable lines of the tool the program mirrors; the
 figures must agree with each other (usecs/op times loops is the total time,
 percentiles rise, ...). With --inject-error each program spoils one of its

@@ -137,7 +137,7 @@ START_TEST(test_idle_waker_cpu_is_affine)
 }
 END_TEST
 
-/* seeds/000: wake_affine() was handed a NULL domain. Here that is an answer, not a crash. */
+/* The sbm oops (linux-scheduler-facts.md 16): wake_affine(NULL) is an answer here, not a crash. */
 START_TEST(test_seeds_000_wake_affine_null_domain)
 {
 	struct task *p = fx_task(4, 0);
@@ -221,7 +221,7 @@ START_TEST(test_idle_sibling_3_8_0_form)
 }
 END_TEST
 
-/* seeds/003: the waker on p's own CPU never asks wake_affine; the idle search runs from prev. */
+/* linux-scheduler-facts.md 12: a waker on p's own CPU never asks wake_affine; search from prev. */
 START_TEST(test_prev_is_this_cpu_skips_wake_affine)
 {
 	struct task *p = fx_task(0, 0);

@@ -69,7 +69,7 @@ START_TEST(test_never_null)
 END_TEST
 
 /*
- * The seeds/000 scenario: a waker holds the current generation while
+ * The sbm oops scenario (linux-scheduler-facts.md 16): a waker holds the current generation while
  * another CPU rebuilds. Its snapshot stays complete (it still passes every
  * check) until the last CPU reports a quiescent point; then the memory
  * comes back to the heap.

@@ -1,7 +1,7 @@
 """Reading one benchmark run's serial log, Fulcrum's or the Linux guest's.
 
 A run's log holds the workload's `RESULT name=<bench> key=value ...
-value=<number> unit=<unit>` lines (ARCHITECTURE.md, "Talking to the host"),
+value=<number> unit=<unit>` lines (docs/architecture.md, "Talking to the host"),
 init's line saying how the workload ended, and, when the kernel was booted
 with `schedstat`, its end-of-run scheduler report: /proc/schedstat version
 15 lines, `wasted cpuN <ns>`, `migrations cpuN <count>` (logs from before

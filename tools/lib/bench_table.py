@@ -1,4 +1,4 @@
-"""Benchmark tables as the seed threads print them, and the same data as CSV and JSON.
+"""Benchmark tables as the LKML threads print them, and the same data as CSV and JSON.
 
 One table per workload and figure: a row per sweep point, and for each
 system (a Fulcrum variant, or Linux) every run, the average and the spread,

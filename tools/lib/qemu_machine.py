@@ -11,8 +11,8 @@ is a software KVM far slower than TCG, so TCG is used. Under KVM the CPU is
 The second half of this file says what Fulcrum should make of a preset: each
 CPU's APIC ID, package, core, thread and node as QEMU lays them out, the
 sched-domain levels, every CPU's domain chain and balance map. It is worked
-out from the preset's own parameters with the rules of reference/cfs.md
-section 5 (as kernel/sched/topology.c states them), never from the kernel's
+out from the preset's own parameters with the rules of docs/linux-scheduler-facts.md
+sections 16-20 (as kernel/sched/topology.c states them), never from the kernel's
 output, so the boot tests can hold the kernel to it.
 """
 import dataclasses
@@ -452,7 +452,7 @@ class Run:
     gdb: bool = False
     interactive: bool = False  # serial and monitor on the terminal (Ctrl-A X quits)
     # Deterministic time under TCG: one TCG thread, guest time from instructions
-    # executed (see ARCHITECTURE.md, Measuring); no effect under KVM.
+    # executed (see docs/architecture.md, "Clocks and what they can show"); no effect under KVM.
     icount: bool = False
     extra: list = field(default_factory=list)
 

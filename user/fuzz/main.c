@@ -1,0 +1,189 @@
+/*
+ * fuzz: the supervisor. Forks the workers (one per CPU by default), tells
+ * each the others' pids, sends every worker the tick signal each 10 ms so
+ * that no blocking call blocks for good, and judges how each one ended.
+ *
+ *   fuzz --seed S --calls N [--workers W]     W workers, N calls each
+ *   fuzz --seed S --worker K --calls N        replay worker K alone
+ *        [--keep 0-99,200] [--trace]          only these calls; print each
+ *        [--known-bugs]                       do not keep the known bugs out (gen.c)
+ *
+ * Prints "fuzz: seed S ..." first, a line per worker, then
+ * "fuzz: PASS ..." or "fuzz: FAIL ..." with the command that replays each
+ * failed worker; exits 0 or 1 (2 for bad usage). Never run it on your own
+ * machine's Linux: it sends signals and makes every call there is.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/rawio.h"
+#include "../common/rawsys.h"
+#include "fuzz.h"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: fuzz --seed S --calls N [--workers W] [--worker K] [--keep RANGES] "
+			"[--trace] [--known-bugs]\n");
+	exit(2);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int online_cpus(int *cpus)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	for (int i = 0; i < CPU_SETSIZE && n < FUZZ_MAX_WORKERS; i++)
+		if (CPU_ISSET(i, &set))
+			cpus[n++] = i;
+	return n;
+}
+
+static const char *describe(int status, char *buf, size_t size)
+{
+	if (WIFSIGNALED(status))
+		snprintf(buf, size, "killed by signal %d", WTERMSIG(status));
+	else if (WEXITSTATUS(status) == FUZZ_EXIT_FAULT)
+		snprintf(buf, size, "a fault of its own (its last calls above)");
+	else if (WEXITSTATUS(status) == FUZZ_EXIT_STUCK)
+		snprintf(buf, size, "a child outlived SIGKILL");
+	else
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long seed = 0;
+	long calls = 10000, workers = 0, only = -1;
+	const char *keep = NULL;
+	int trace = 0, have_seed = 0, cpus[FUZZ_MAX_WORKERS], ncpus, pids[FUZZ_MAX_WORKERS];
+	int status[FUZZ_MAX_WORKERS], live, failed = 0, barrier[2];
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	double t0;
+
+	if (argc < 2) /* a generated execve of this program ends here */
+		usage();
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--trace") || !strcmp(a, "--known-bugs")) {
+			*(a[2] == 't' ? &trace : &gen_known_bugs) = 1;
+			continue;
+		}
+		if (!v)
+			usage();
+		i++;
+		if (!strcmp(a, "--seed"))
+			seed = strtoull(v, NULL, 0), have_seed = 1;
+		else if (!strcmp(a, "--calls"))
+			calls = strtol(v, NULL, 0);
+		else if (!strcmp(a, "--workers"))
+			workers = strtol(v, NULL, 0);
+		else if (!strcmp(a, "--worker"))
+			only = strtol(v, NULL, 0);
+		else if (!strcmp(a, "--keep"))
+			keep = v;
+		else
+			usage();
+	}
+	ncpus = online_cpus(cpus);
+	if (!ncpus)
+		ncpus = 1, cpus[0] = 0;
+	if (!workers)
+		workers = ncpus;
+	if (calls < 0 || calls > 0x7fffffff || workers < 1 || workers > FUZZ_MAX_WORKERS ||
+	    only >= FUZZ_MAX_WORKERS)
+		usage();
+	if (!have_seed)
+		seed = (unsigned long long)(now() * 1e6);
+	if (only >= 0)
+		printf("fuzz: seed %#llx, replaying worker %ld alone, %ld calls%s\n", seed, only,
+		       calls, keep ? ", only some" : "");
+	else
+		printf("fuzz: seed %#llx, %ld workers on %d CPUs, %ld calls each (replay worker K: "
+		       "fuzz --seed %#llx --worker K --calls %ld)\n",
+		       seed, workers, ncpus, calls, seed, calls);
+	fflush(stdout);
+	if (only >= 0)
+		workers = 1;
+	if (pipe(barrier))
+		return 1;
+	t0 = now();
+	for (int k = 0; k < workers; k++) {
+		pids[k] = fork();
+		if (pids[k] == 0) {
+			struct fuzz_env env;
+
+			memset(&env, 0, sizeof(env));
+			env.worker = only >= 0 ? (int)only : k;
+			env.nworkers = (int)workers;
+			env.cpu = cpus[env.worker % ncpus];
+			close(barrier[1]);
+			if (raw_read_full(barrier[0], env.peers, workers * sizeof(int)) !=
+			    (long)(workers * sizeof(int)))
+				_exit(3);
+			close(barrier[0]);
+			_exit(worker_main(seed, &env, (uint32_t)calls, keep, trace));
+		}
+		if (pids[k] < 0) {
+			perror("fuzz: fork");
+			return 1;
+		}
+	}
+	close(barrier[0]);
+	for (int k = 0; k < workers; k++)
+		raw_write_all(barrier[1], pids, workers * sizeof(int));
+	close(barrier[1]);
+	for (live = (int)workers; live > 0;) {
+		int st, pid;
+
+		nanosleep(&tick, NULL);
+		for (int k = 0; k < workers; k++)
+			if (pids[k])
+				kill(pids[k], FUZZ_TICK_SIG);
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+			for (int k = 0; k < workers; k++) {
+				if (pids[k] == pid) {
+					status[k] = st;
+					pids[k] = 0;
+					live--;
+				}
+			}
+		}
+	}
+	t0 = now() - t0;
+	for (int k = 0; k < workers; k++) {
+		char why[80];
+		int w = only >= 0 ? (int)only : k;
+
+		if (WIFEXITED(status[k]) && WEXITSTATUS(status[k]) == 0)
+			continue;
+		failed++;
+		printf("fuzz: FAIL worker %d: %s; replay: fuzz --seed %#llx --worker %d --calls %ld "
+		       "--trace\n",
+		       w, describe(status[k], why, sizeof(why)), seed, w, calls);
+	}
+	printf("fuzz: %s seed %#llx: %ld calls by %ld workers in %.3f s (%.0f calls/s), %d "
+	       "failed\n",
+	       failed ? "FAIL" : "PASS", seed, calls * workers, workers, t0,
+	       t0 > 0 ? calls * workers / t0 : 0.0, failed);
+	return failed ? 1 : 0;
+}
