@@ -250,7 +250,7 @@ static int end_other_threads(struct process *p)
 		struct task *t = list_entry(pos, struct task, thread_node);
 
 		if (t != self)
-			signal_send_thread(t, SIGKILL);
+			signal_kill_thread(t);
 	}
 	spin_unlock_irqrestore(&proc_lock, irq);
 	while (READ_ONCE(p->nr_threads) > 1 && !signal_fatal_pending(self))

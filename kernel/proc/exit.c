@@ -4,10 +4,11 @@
  * A thread leaves its process's thread list and, as CLONE_CHILD_CLEARTID
  * asks, zeroes its tid word and wakes a futex waiter there (pthread_join).
  * The last thread out turns the process into a zombie: its address space
- * and descriptors are released at once, its children go to init, and its
- * parent gets the exit signal and a wake-up. wait4 then reaps it. A
- * process whose parent ignores SIGCHLD (SIG_IGN or SA_NOCLDWAIT) is reaped
- * at once, as POSIX says. When init itself ends, so does the run.
+ * and descriptors are released at once, its children go to init (their
+ * exit signal becomes SIGCHLD), and its parent gets the exit signal and a
+ * wake-up. wait4 then reaps it. A process whose parent ignores SIGCHLD
+ * (SIG_IGN or SA_NOCLDWAIT) is reaped at once, as POSIX says. When init
+ * itself ends, so does the run.
  */
 #include <arch/addr_space.h>
 #include <arch/cpu.h>
@@ -67,6 +68,8 @@ static bool process_die_locked(struct process *p, int status)
 
 		list_del(&c->sibling);
 		c->parent = init_process;
+		/* As Linux: init gets SIGCHLD from an adopted child, never what clone asked for. */
+		c->exit_signal = SIGCHLD;
 		if (init_process && init_process != p) {
 			list_add_tail(&c->sibling, &init_process->children);
 			if (c->zombie)
@@ -185,7 +188,7 @@ void process_group_exit(int status)
 			struct task *t = list_entry(pos, struct task, thread_node);
 
 			if (t != self)
-				signal_send_thread(t, SIGKILL);
+				signal_kill_thread(t);
 		}
 	}
 	spin_unlock_irqrestore(&proc_lock, irq);

@@ -115,6 +115,13 @@ u32 thread_count(void);
 int signal_send_process(struct process *p, int sig);
 int signal_send_thread(struct task *t, int sig);
 
+/*
+ * The kernel ends thread t (exit_group, execve ending the other threads):
+ * SIGKILL pending and t woken, with none of a send's rules, so init's
+ * threads end too. t must be linked in its process (proc_lock held).
+ */
+void signal_kill_thread(struct task *t);
+
 /* Is a signal pending that t does not block (or SIGKILL)? */
 bool signal_pending(struct task *t);
 

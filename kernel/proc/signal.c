@@ -16,6 +16,7 @@
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "printk.h"
+#include "proc/proc_internal.h"
 #include "proc/signal_rules.h"
 #include "sched/task.h"
 
@@ -224,6 +225,31 @@ static bool ignored_locked(struct process *p, int sig)
 	return sig_handler_ignores(sig, p->action[sig - 1].handler);
 }
 
+/*
+ * Linux's SIGNAL_UNKILLABLE: init takes only the signals it has a handler
+ * for; the others are dropped when sent, SIGKILL and SIGSTOP included
+ * (there are no pid namespaces, so every sender is inside init's). Its
+ * own faults still kill it (signal_force_fault does not come here), and
+ * so does the kernel ending its threads (signal_kill_thread). p->lock held.
+ */
+static bool init_refuses_locked(struct process *p, int sig)
+{
+	return p == init_process && p->action[sig - 1].handler == SIG_DFL;
+}
+
+void signal_kill_thread(struct task *t)
+{
+	struct process *p = t->proc;
+	unsigned long flags;
+
+	if (!p)
+		return;
+	flags = spin_lock_irqsave(&p->lock);
+	t->sig_pending |= sig_bit(SIGKILL);
+	kick(t);
+	spin_unlock_irqrestore(&p->lock, flags);
+}
+
 int signal_send_thread_info(struct task *t, const struct k_siginfo *info)
 {
 	int sig = info->si_signo;
@@ -239,7 +265,8 @@ int signal_send_thread_info(struct task *t, const struct k_siginfo *info)
 		return 0; /* a kernel thread, or a thread past its exit */
 	spare = sig == SIGKILL ? NULL : kmalloc(sizeof(*spare));
 	flags = spin_lock_irqsave(&p->lock);
-	if (!(ignored_locked(p, sig) && !(t->sig_blocked & sig_bit(sig)))) {
+	if (!(ignored_locked(p, sig) && !(t->sig_blocked & sig_bit(sig))) &&
+	    !init_refuses_locked(p, sig)) {
 		queue_locked(p, t, info, &spare);
 		if (!(sig_blockable(t->sig_blocked) & sig_bit(sig)))
 			kick(t);
@@ -297,6 +324,8 @@ int signal_send_process_info(struct process *p, const struct k_siginfo *info)
 	spin_lock(&p->lock);
 	if (p->zombie || p->group_exiting) {
 		/* Nothing left to act on it. */
+	} else if (init_refuses_locked(p, sig)) {
+		/* Init has no handler for it: dropped. */
 	} else if (sig == SIGKILL) {
 		/* Every thread dies: each takes it at once, whatever it was doing. */
 		list_for_each (pos, &p->threads) {

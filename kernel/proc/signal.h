@@ -21,8 +21,9 @@ struct user_regs;
  * takes it: the caller if it is one of p's and does not block it, else
  * the first that does not) or for thread t. A signal already pending is
  * not queued twice (real-time signals included: they do not queue here);
- * one the target ignores (and does not block) is dropped. SIGKILL to a
- * process goes to every thread. The target is woken from any sleep.
+ * one the target ignores (and does not block) is dropped, and so is one
+ * init has no handler for (SIGKILL too). SIGKILL to a process goes to
+ * every thread. The target is woken from any sleep.
  * 0, or -EINVAL for a bad signal number; 0 does nothing.
  * signal_send_process_info takes proc_lock (call it without);
  * signal_send_thread_info takes only p->lock (fine under proc_lock).

@@ -441,6 +441,16 @@ USER_TESTS += [
                                 ("-icount", " under icount with SCHED_VERIFY", True))
 ]
 
+# Init takes only the signals it has a handler for, and an orphan's exit signal is SIGCHLD once
+# init adopts it: t_vfork --init-signals signals pid 1, which must not end the run (Fulcrum only).
+USER_TESTS.append(
+    BootTest("user-init-signals", "kill/tgkill of init and an orphan's SIGUSR1 exit signal leave init running",
+             preset="2s", cmdline='init="/tests/t_vfork --init-signals"', user=True, timeout=300,
+             checks=[has("PASS init_ignores_sigterm", "PASS init_ignores_sigkill",
+                         "PASS orphan_exit_signal_reset", "t_vfork: 3 passed, 0 failed",
+                         "init: /tests/t_vfork exited with status 0"),
+                     lacks("init: pid 1 exited", "BUG:", "Kernel panic")]))
+
 # The kernel paths' costs from user space (figures for docs/user-space.md; not asserted).
 USER_TESTS.append(
     BootTest("user-syscost", "syscost prints getpid, fork, pipe and socketpair costs",

@@ -1,12 +1,18 @@
 /*
- * t_vfork: the lifecycle corners of vfork. Eight processes doing vfork +
- * _exit whose children are freed at once (SIGCHLD ignored, SA_NOCLDWAIT)
- * or reaped by a second thread while the parent may still be waking;
- * clone(CLONE_THREAD|CLONE_VFORK), which must return when that thread
- * exits; a vfork parent killed while its child lives on; an execve in one
- * thread while another waits in vfork. Runs on Linux and Fulcrum; a
- * kernel that gets these wrong hangs here, so the boot test's timeout is
- * the failure. `t_vfork --case NAME` runs one case.
+ * t_vfork: the lifecycle corners of vfork, and signals to init. Eight
+ * processes doing vfork + _exit whose children are freed at once (SIGCHLD
+ * ignored, SA_NOCLDWAIT) or reaped by a second thread while the parent
+ * may still be waking; clone(CLONE_THREAD|CLONE_VFORK), which must return
+ * when that thread exits; a vfork parent killed while its child lives on;
+ * an execve in one thread while another waits in vfork. Runs on Linux and
+ * Fulcrum; a kernel that gets these wrong hangs here, so the boot test's
+ * timeout is the failure. `t_vfork --case NAME` runs one case.
+ *
+ * `t_vfork --init-signals` is for Fulcrum only (a boot test runs it; never
+ * on a host, where pid 1 is the host's init): kill and tgkill of pid 1
+ * with signals it has no handler for, SIGKILL included, and an orphan
+ * with exit signal SIGUSR1 that exits after init adopted it. Init must
+ * survive them all; the run ending early shows it did not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +38,13 @@ extern char **environ;
 
 #define WORKERS	      8	  /* processes doing vfork at once */
 #define VFORKS	      250 /* vfork + _exit cycles each */
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
+
+	raw2(SYS_nanosleep, &ts, 0);
+}
 
 /* Starts WORKERS children running fn; 0 if every one exits 0, else how many did not. */
 static int run_workers(int (*fn)(void *), void *arg)
@@ -307,6 +320,70 @@ static const char *exec_while_vfork(void)
 	return NULL;
 }
 
+/* ------------------------------------------------------------ signals to init (Fulcrum only) */
+
+static const char *init_ignores_sigterm(void)
+{
+	EXPECT_EQ(raw2(SYS_kill, 1, SIGTERM), 0);
+	EXPECT_EQ(raw2(SYS_kill, 1, SIGUSR1), 0);
+	EXPECT_EQ(raw3(SYS_tgkill, 1, 1, SIGTERM), 0);
+	EXPECT_EQ(raw2(SYS_tkill, 1, SIGHUP), 0);
+	sleep_ms(50); /* were init to die of them, the run would end here */
+	EXPECT_EQ(raw2(SYS_kill, 1, 0), 0);
+	return NULL;
+}
+
+static int kill_init(void *arg)
+{
+	(void)arg;
+	if (raw2(SYS_kill, 1, SIGKILL) || raw3(SYS_tgkill, 1, 1, SIGKILL))
+		return 1;
+	sleep_ms(50);
+	return raw2(SYS_kill, 1, 0) == 0 ? 0 : 2;
+}
+
+static const char *init_ignores_sigkill(void)
+{
+	EXPECT_EXITED(child_run(kill_init, NULL), 0);
+	return NULL;
+}
+
+/* The middle process: clones a child with exit signal SIGUSR1 and leaves it an orphan. */
+static int orphan_maker(void *arg)
+{
+	int *ready = arg;
+	long pid = raw5(SYS_clone, SIGUSR1, 0, 0, 0, 0);
+
+	if (pid == 0) {
+		/* The orphan: wait until init has adopted us, tell the test, then exit. */
+		int me = (int)raw0(SYS_getpid);
+
+		while (raw0(SYS_getppid) != 1)
+			sleep_ms(1);
+		raw3(SYS_write, ready[1], &me, sizeof(me));
+		raw1(SYS_exit_group, 0);
+	}
+	return pid > 0 ? 0 : 1;
+}
+
+static const char *orphan_exit_signal_reset(void)
+{
+	int ready[2], orphan = 0;
+
+	EXPECT(pipe(ready) == 0, "pipe: %s", strerror(errno));
+	EXPECT_EXITED(child_run(orphan_maker, ready), 0);
+	EXPECT(read(ready[0], &orphan, sizeof(orphan)) == sizeof(orphan), "no word from the orphan");
+	close(ready[0]);
+	close(ready[1]);
+	/* Init reaps it; its exit signal went to init first (SIGCHLD, not SIGUSR1). */
+	for (int i = 0; i < 5000 && raw2(SYS_kill, orphan, 0) == 0; i++)
+		sleep_ms(1);
+	EXPECT_ERR(raw2(SYS_kill, orphan, 0), ESRCH);
+	sleep_ms(50);
+	EXPECT_EQ(raw2(SYS_kill, 1, 0), 0);
+	return NULL;
+}
+
 static const struct test_case cases[] = {
 	{ "vfork_sigchld_ignored", vfork_sigchld_ignored },
 	{ "vfork_sa_nocldwait", vfork_sa_nocldwait },
@@ -315,6 +392,13 @@ static const struct test_case cases[] = {
 	{ "vfork_parent_killed", vfork_parent_killed },
 	{ "vfork_parent_sigterm", vfork_parent_sigterm },
 	{ "exec_while_vfork", exec_while_vfork },
+};
+
+/* Fulcrum only (they signal pid 1): by --init-signals, or one by one by --case. */
+static const struct test_case init_cases[] = {
+	{ "init_ignores_sigterm", init_ignores_sigterm },
+	{ "init_ignores_sigkill", init_ignores_sigkill },
+	{ "orphan_exit_signal_reset", orphan_exit_signal_reset },
 };
 
 static void run_case(const struct test_case *set, int n, const char *name)
@@ -329,8 +413,11 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	test_self_init(argv[0], "t_vfork");
-	if (argc == 3 && strcmp(argv[1], "--case") == 0) {
+	if (argc == 2 && strcmp(argv[1], "--init-signals") == 0) {
+		report_run_all(init_cases, REPORT_NCASES(init_cases));
+	} else if (argc == 3 && strcmp(argv[1], "--case") == 0) {
 		run_case(cases, REPORT_NCASES(cases), argv[2]);
+		run_case(init_cases, REPORT_NCASES(init_cases), argv[2]);
 	} else {
 		report_run_all(cases, REPORT_NCASES(cases));
 	}
