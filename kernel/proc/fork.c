@@ -120,6 +120,8 @@ static struct process *new_process(struct process *parent, u64 flags)
 		return NULL;
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	p->exit_signal = (int)(flags & CSIGNAL);
+	p->nproc_cur = READ_ONCE(parent->nproc_cur);
+	p->nproc_max = READ_ONCE(parent->nproc_max);
 	if (flags & CLONE_VM) {
 		vm_get(parent->vm);
 		p->vm = parent->vm;
@@ -206,9 +208,8 @@ static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_t
 
 	if (err)
 		return err;
-	if (thread_count() >= MAX_THREADS ||
-	    (!(flags & CLONE_THREAD) && process_count() >= MAX_PROCESSES))
-		return -EAGAIN;
+	if (thread_count() >= MIN(proc_max_threads(), READ_ONCE(parent->nproc_cur)))
+		return -EAGAIN; /* a quick look; the check that counts is made below, with the link */
 	p = flags & CLONE_THREAD ? parent : new_process(parent, flags);
 	if (!p)
 		return -ENOMEM;
@@ -233,8 +234,9 @@ static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_t
 		(void)vm_write(p->vm, (uintptr_t)child_tid, &tid, sizeof(tid));
 
 	irq = spin_lock_irqsave(&proc_lock);
-	if (parent->group_exiting || parent->exec_task) {
-		/* The caller is being killed or replaced: no new threads or children now. */
+	err = proc_may_add_thread_locked(parent) ? 0 : -EAGAIN;
+	if (err || parent->group_exiting || parent->exec_task) {
+		/* Over a limit, or being killed or replaced: no new threads or children now. */
 		spin_unlock_irqrestore(&proc_lock, irq);
 		kfree(t->thread_arg); /* its start block: it never ran */
 		task_put(t);

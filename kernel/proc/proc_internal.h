@@ -9,9 +9,22 @@
 #define SIGKILL 9
 #define SIGCHLD 17
 
-/* Limits: fork and clone fail with -EAGAIN beyond them (a fork bomb meets an error). */
-#define MAX_PROCESSES 256
-#define MAX_THREADS 1024
+/*
+ * Limits: fork and clone fail with -EAGAIN beyond them (a fork bomb meets
+ * an error). Threads of every process together may number at most
+ * proc_max_threads(), sized by memory as Linux's max_threads: RAM / (8 *
+ * TASK_STACK_SIZE), so kernel stacks take at most an eighth of it (4,096
+ * threads with 512 MiB; never fewer than 20). A process is at least one
+ * thread, so that bounds processes too. RLIMIT_NPROC (each process's own,
+ * inherited, proc_lock) bounds the same count further, as Linux counts
+ * every task of the user and Fulcrum has one user; it starts at
+ * proc_max_threads(). The check is made under proc_lock together with the
+ * link that counts the new thread, so racing forks cannot overshoot.
+ */
+u32 proc_max_threads(void);
+
+/* With proc_lock held: may parent (or one of its threads) add a thread now? */
+bool proc_may_add_thread_locked(const struct process *parent);
 
 /* A process with one reference (the tree's), no resources, not linked. */
 struct process *process_alloc(void);

@@ -7,6 +7,7 @@
 
 #include <arch/addr_space.h>
 #include <arch/fpu.h>
+#include <arch/memory.h>
 #include <arch/time.h>
 #include <arch/uaccess.h>
 #include <arch/user.h>
@@ -18,6 +19,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "mm/page_alloc.h"
 #include "mm/vm.h"
 #include "proc/current.h"
 #include "proc/proc_internal.h"
@@ -27,6 +29,28 @@
 struct spinlock proc_lock = SPINLOCK_INIT;
 static struct list_head all_processes = LIST_HEAD_INIT(all_processes); /* by all_node */
 static u32 nr_processes, nr_threads;
+static u32 max_threads; /* 0 until first asked: RAM is known by then */
+
+#define MIN_THREADS 20		/* Linux's MIN_THREADS */
+#define MAX_THREADS_CAP 0x3fffffff /* Linux's FUTEX_TID_MASK: a tid must fit the futex word */
+
+u32 proc_max_threads(void)
+{
+	u32 n = __atomic_load_n(&max_threads, __ATOMIC_RELAXED);
+	u64 fit;
+
+	if (n)
+		return n;
+	fit = page_alloc_total_pages() * PAGE_SIZE / (8 * TASK_STACK_SIZE);
+	n = (u32)MIN(MAX(fit, (u64)MIN_THREADS), (u64)MAX_THREADS_CAP);
+	__atomic_store_n(&max_threads, n, __ATOMIC_RELAXED);
+	return n;
+}
+
+bool proc_may_add_thread_locked(const struct process *parent)
+{
+	return nr_threads < proc_max_threads() && nr_threads < parent->nproc_cur;
+}
 
 struct process *current_process(void)
 {
@@ -79,6 +103,7 @@ struct process *process_alloc(void)
 	wait_queue_init(&p->child_wq);
 	p->exit_signal = SIGCHLD;
 	p->start_ns = arch_clock_ns();
+	p->nproc_cur = p->nproc_max = proc_max_threads();
 	return p;
 }
 
@@ -165,6 +190,28 @@ struct task *thread_find(int tid)
 			if (t->pid == tid) {
 				task_get(t);
 				found = t;
+				goto out;
+			}
+		}
+	}
+out:
+	spin_unlock_irqrestore(&proc_lock, flags);
+	return found;
+}
+
+struct process *thread_find_process(int tid)
+{
+	unsigned long flags = spin_lock_irqsave(&proc_lock);
+	struct process *found = NULL;
+	struct list_head *pos, *tpos;
+
+	list_for_each (pos, &all_processes) {
+		struct process *p = list_entry(pos, struct process, all_node);
+
+		list_for_each (tpos, &p->threads) {
+			if (list_entry(tpos, struct task, thread_node)->pid == tid) {
+				process_get(p);
+				found = p;
 				goto out;
 			}
 		}

@@ -77,6 +77,8 @@ struct process {
 	struct cpu_totals reaped;
 	u64 max_rss_pages, children_max_rss_pages;
 	u64 start_ns;
+
+	u64 nproc_cur, nproc_max; /* RLIMIT_NPROC (proc_lock) */
 };
 
 extern struct spinlock proc_lock;
@@ -87,6 +89,8 @@ struct process *current_process(void);
 /* Counted lookups by pid / tid; NULL if there is none (or it is a kernel thread). */
 struct process *process_find(int pid);
 struct task *thread_find(int tid);
+/* The process that has a thread tid, counted (process_put); NULL if none. */
+struct process *thread_find_process(int tid);
 void process_get(struct process *p);
 void process_put(struct process *p);
 

@@ -150,6 +150,7 @@ SYSCALL_DEFINE2(getrusage, int, struct k_rusage *);
 /* ---------------------------------------------------------------- resource limits */
 
 #define RLIMIT_STACK 3
+#define RLIMIT_NPROC 6
 #define RLIMIT_NOFILE 7
 #define RLIMIT_AS 9
 #define RLIM_NLIMITS 16
@@ -162,13 +163,20 @@ struct k_rlimit {
 /*
  * The limits Fulcrum enforces, reported as they are: descriptors
  * (FD_MAX), the stack reservation, the address-space limit
- * (user_mem_limit=). Every other resource is unlimited as far as a
- * process can tell (the system-wide process and thread limits are not
- * per-user RLIMIT_NPROC).
+ * (user_mem_limit=), and p's RLIMIT_NPROC (proc_internal.h). Every other
+ * resource is unlimited as far as a process can tell.
  */
-static struct k_rlimit rlimit_of(unsigned int resource)
+static struct k_rlimit rlimit_of(unsigned int resource, struct process *p)
 {
+	struct k_rlimit r;
+	unsigned long flags;
+
 	switch (resource) {
+	case RLIMIT_NPROC:
+		flags = spin_lock_irqsave(&proc_lock);
+		r = (struct k_rlimit){ p->nproc_cur, p->nproc_max };
+		spin_unlock_irqrestore(&proc_lock, flags);
+		return r;
 	case RLIMIT_NOFILE:
 		return (struct k_rlimit){ FD_MAX, FD_MAX };
 	case RLIMIT_STACK:
@@ -181,21 +189,34 @@ static struct k_rlimit rlimit_of(unsigned int resource)
 }
 
 /*
- * The limits are fixed: setting one to the value it has succeeds, any
- * other value is -EPERM (Linux lets anyone lower a limit; here nothing
- * could enforce the lower value).
+ * RLIMIT_NPROC may be set to anything with cur <= max, raised too, as
+ * Linux lets root (every Fulcrum process is root) do; fork counts it from
+ * then on. The other limits are fixed: setting one to the value it has
+ * succeeds, any other value is -EPERM (Linux lets anyone lower a limit;
+ * here nothing could enforce the lower value). old gets the value from
+ * before the change, as prlimit64 returns it.
  */
-static long rlimit_access(unsigned int resource, const struct k_rlimit *new, struct k_rlimit *old)
+static long rlimit_access(unsigned int resource, struct process *p, const struct k_rlimit *new,
+			  struct k_rlimit *old)
 {
 	struct k_rlimit cur;
+	unsigned long flags;
 
 	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	cur = rlimit_of(resource);
-	if (new) {
-		if (new->rlim_cur > new->rlim_max)
-			return -EINVAL;
-		if (new->rlim_cur != cur.rlim_cur || new->rlim_max != cur.rlim_max)
+	if (new && new->rlim_cur > new->rlim_max)
+		return -EINVAL;
+	if (resource == RLIMIT_NPROC) {
+		flags = spin_lock_irqsave(&proc_lock);
+		cur = (struct k_rlimit){ p->nproc_cur, p->nproc_max };
+		if (new) {
+			p->nproc_cur = new->rlim_cur;
+			p->nproc_max = new->rlim_max;
+		}
+		spin_unlock_irqrestore(&proc_lock, flags);
+	} else {
+		cur = rlimit_of(resource, p);
+		if (new && (new->rlim_cur != cur.rlim_cur || new->rlim_max != cur.rlim_max))
 			return -EPERM;
 	}
 	if (old)
@@ -206,7 +227,7 @@ static long rlimit_access(unsigned int resource, const struct k_rlimit *new, str
 static long sys_getrlimit(unsigned int resource, struct k_rlimit *rlim)
 {
 	struct k_rlimit old;
-	long err = rlimit_access(resource, NULL, &old);
+	long err = rlimit_access(resource, current_process(), NULL, &old);
 
 	return err ? err : copy_to_user(rlim, &old, sizeof(old));
 }
@@ -218,7 +239,7 @@ static long sys_setrlimit(unsigned int resource, const struct k_rlimit *rlim)
 
 	if (copy_from_user(&new, rlim, sizeof(new)))
 		return -EFAULT;
-	return rlimit_access(resource, &new, NULL);
+	return rlimit_access(resource, current_process(), &new, NULL);
 }
 SYSCALL_DEFINE2(setrlimit, unsigned int, const struct k_rlimit *);
 
@@ -226,6 +247,7 @@ SYSCALL_DEFINE2(setrlimit, unsigned int, const struct k_rlimit *);
 static long sys_prlimit64(int pid, unsigned int resource, const struct k_rlimit *new_rlim,
 			  struct k_rlimit *old_rlim)
 {
+	struct process *p = current_process(), *target = NULL;
 	struct k_rlimit new, old;
 	long err;
 
@@ -234,13 +256,14 @@ static long sys_prlimit64(int pid, unsigned int resource, const struct k_rlimit 
 	if (pid < 0)
 		return -ESRCH;
 	if (pid) {
-		struct task *t = thread_find(pid);
-
-		if (!t)
+		target = thread_find_process(pid);
+		if (!target)
 			return -ESRCH;
-		task_put(t);
+		p = target;
 	}
-	err = rlimit_access(resource, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
+	err = rlimit_access(resource, p, new_rlim ? &new : NULL, old_rlim ? &old : NULL);
+	if (target)
+		process_put(target);
 	if (!err && old_rlim)
 		err = copy_to_user(old_rlim, &old, sizeof(old));
 	return err;

@@ -451,6 +451,27 @@ USER_TESTS.append(
                          "init: /tests/t_vfork exited with status 0"),
                      lacks("init: pid 1 exited", "BUG:", "Kernel panic")]))
 
+# Issue 12: exhaustion probes (user/stress/). Each ends with every /proc/fulcrum/objects count
+# back where it was; the counts before and after are in the log.
+def stress_test(probe, args, doc, passed, timeout=900, preset="2s", memory_mib=0):
+    cmd = f"/bin/stress {probe}" + (f" {args}" if args else "")
+    return BootTest(f"stress-{probe}" + (f"-{args.split()[0]}" if args else ""), doc, preset=preset,
+                    memory_mib=memory_mib, cmdline=f'init="{cmd}"', user=True, timeout=timeout,
+                    checks=[has(f"stress {probe}: PASS: {passed}", "init: /bin/stress exited with status 0"),
+                            lacks("DIFFERS", "BUG:", "Kernel panic", "Oops", f"stress {probe}: FAIL")])
+
+
+USER_TESTS += [
+    stress_test("procs", "", "2,560 CPU-bound processes alive at once on the default machine, all reaped",
+                "2560 processes alive at once, all reaped"),
+    stress_test("threads", "", "10,000 threads created and joined, 2,000 alive at once",
+                "10000 threads created and joined, 2000 at once"),
+    stress_test("forkbomb", "300", "a fork bomb from 8 CPUs under RLIMIT_NPROC 300 ends in EAGAIN at exactly 300",
+                "ended in EAGAIN at exactly 300 threads; counts back"),
+    stress_test("forkbomb", "1000", "a fork bomb from 8 CPUs under RLIMIT_NPROC 1000 ends in EAGAIN at exactly 1000",
+                "ended in EAGAIN at exactly 1000 threads; counts back"),
+]
+
 # The kernel paths' costs from user space (figures for docs/user-space.md; not asserted).
 USER_TESTS.append(
     BootTest("user-syscost", "syscost prints getpid, fork, pipe and socketpair costs",

@@ -1,0 +1,34 @@
+/*
+ * stress: exhaustion probes (issue 12), run as init's program in QEMU:
+ *
+ *   stress procs [N]         N CPU-bound processes (default 2,560) alive at once, all reaped
+ *   stress threads [N [B]]   N threads (default 10,000) created and joined, B (default
+ *                            2,000) alive at once
+ *   stress forkbomb [LIMIT]  a fork bomb from every CPU: it must end in EAGAIN at exactly
+ *                            RLIMIT_NPROC (LIMIT, or the kernel's default), then go away
+ *
+ * Each one ends with every /proc/fulcrum/objects count back where it was.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "stress.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} probes[] = {
+	{ "procs", probe_procs },
+	{ "threads", probe_threads },
+	{ "forkbomb", probe_forkbomb },
+};
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (size_t i = 0; argc > 1 && i < sizeof(probes) / sizeof(probes[0]); i++)
+		if (strcmp(argv[1], probes[i].name) == 0)
+			return probes[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "usage: stress procs|threads|forkbomb [args]\n");
+	return 2;
+}

@@ -1,0 +1,45 @@
+/*
+ * stress: the exhaustion probes of issue 12, one subcommand each (main.c
+ * lists them). Each prints "stress <probe>: ..." lines, the kernel's
+ * counts before and after (/proc/fulcrum/objects), and a last line
+ * "stress <probe>: PASS" or "stress <probe>: FAIL: why"; the exit status
+ * is 0 only on PASS. Fulcrum-only: Linux has no /proc/fulcrum/objects,
+ * and the probes would exhaust the host.
+ */
+#ifndef USER_STRESS_H
+#define USER_STRESS_H
+
+#define MAX_COUNTS 32
+
+/* /proc/fulcrum/objects at one moment: "name value" lines. */
+struct objects {
+	int n;
+	char name[MAX_COUNTS][32];
+	long long value[MAX_COUNTS];
+};
+
+/* Reads the file; 0, or -1 (after a message) if it cannot. */
+int objects_take(struct objects *o);
+
+/* One count by name, or -1. */
+long long objects_get(const struct objects *o, const char *name);
+
+/*
+ * Waits (up to about 5 s, for tasks that go after their last switch and
+ * orphans init reaps) until every count reads as in before; prints
+ * "stress <probe>: <name> before -> after" for each count, and returns 1 if
+ * all match, else 0.
+ */
+int objects_back(const char *probe, const struct objects *before);
+
+/* Fails the probe: prints the FAIL line, returns 1 (the exit status). */
+int probe_fail(const char *probe, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sleeps ms milliseconds. */
+void sleep_ms(long ms);
+
+int probe_procs(int argc, char **argv);
+int probe_threads(int argc, char **argv);
+int probe_forkbomb(int argc, char **argv);
+
+#endif
