@@ -562,6 +562,13 @@ BAD_INPUT_TESTS = [
     BootTest("init-blank", "init=\"   \" names no program: the shell, as without init=",
              preset="up", user=True, cmdline='init="   "', send=(("fulcrum$ ", "exit\n"),),
              checks=survived("init: /bin/sh exited with status 0", "init: powering off")),
+    BootTest("init-many-args", "init= with 100 arguments: init refuses them (limit 64) and powers off",
+             preset="up", user=True, cmdline="init=/bin/fuzz -- " + " ".join(f"a{i}" for i in range(100)),
+             checks=survived("too many arguments (limit 64)", "init: powering off")),
+    BootTest("init-args-kernel-limit", "init= and 200 words after --: the kernel passes 125 words and says it "
+             "dropped 75", preset="up", user=True, cmdline="init=/bin/fuzz -- " + " ".join(["a"] * 200),
+             checks=survived("init: 75 words after -- dropped: /init takes at most 126 arguments",
+                             "too many arguments (limit 64)", "init: powering off")),
     BootTest("init-missing", "init= naming no file: ENOENT from init, power off",
              preset="up", user=True, cmdline="init=/no/such/program",
              checks=survived("init: /no/such/program: ENOENT (", "init: powering off")),
