@@ -27,7 +27,7 @@
 #include "sched/sched.h"
 
 #define INIT_PATH "/init"
-#define INIT_MAX_ARGS 32
+#define INIT_MAX_ARGS 128 /* argv entries, NULL included: more than user/init.c takes (64) */
 
 static const char *init_cmd = "";
 BOOT_OPTION_STRING(init, "init", &init_cmd, NULL,
@@ -45,26 +45,36 @@ static void proc_task_free(struct task *t)
 	signal_free_thread(t);
 }
 
-/* argv for /init: { "/init", init=, words after "--" }; the words live in buf. */
+/*
+ * argv for /init: { "/init", init=, words after "--" }; the words live in
+ * buf, each cut off by a NUL. Words beyond INIT_MAX_ARGS - 1 entries are
+ * dropped with a warning saying how many.
+ */
 static u32 init_argv(char **argv, char *buf, size_t size)
 {
-	u32 n = 0;
+	u32 n = 0, dropped = 0;
 	char *p = buf;
 
 	argv[n++] = INIT_PATH;
 	if (init_cmd[0])
 		argv[n++] = (char *)init_cmd;
 	strlcpy(buf, cmdline_init_args(), size);
-	while (*p && n < INIT_MAX_ARGS - 1) {
+	for (;;) {
 		while (*p == ' ' || *p == '\t')
 			*p++ = '\0';
 		if (!*p)
 			break;
-		argv[n++] = p;
+		if (n < INIT_MAX_ARGS - 1)
+			argv[n++] = p;
+		else
+			dropped++;
 		while (*p && *p != ' ' && *p != '\t')
 			p++;
 	}
 	argv[n] = NULL;
+	if (dropped)
+		pr_warn("init: %u words after -- dropped: /init takes at most %d arguments\n", dropped,
+			INIT_MAX_ARGS - 2);
 	return n;
 }
 
@@ -72,15 +82,16 @@ static u32 init_argv(char **argv, char *buf, size_t size)
 static void init_thread(void *arg)
 {
 	struct process *p = arg;
-	char *argv[INIT_MAX_ARGS], *buf = kmalloc(CMDLINE_MAX);
+	char **argv = kmalloc(INIT_MAX_ARGS * sizeof(*argv)), *buf = kmalloc(CMDLINE_MAX);
 	struct user_regs regs;
 	int err;
 
-	err = buf ? proc_console_fds(p->files) : -ENOMEM;
+	err = buf && argv ? proc_console_fds(p->files) : -ENOMEM;
 	if (!err) {
 		init_argv(argv, buf, CMDLINE_MAX);
 		err = exec_kernel(INIT_PATH, argv, init_envp, &regs);
 	}
+	kfree(argv);
 	kfree(buf);
 	if (err) {
 		pr_err("init: cannot run %s: error %d; the run ends\n", INIT_PATH, err);

@@ -564,7 +564,106 @@ FUZZ_TESTS = [
     fuzz_test("fuzz-2s-icount-verify", 2, 1000, icount=True, verify=True),
 ]
 
-TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + [
+# Issue 12 item 3: bad input from outside. Each gives a clear message and a
+# kernel that goes on (no fault, no hang): broken initrds, files that are no
+# runnable ELF program exec'd by init, command lines that are too long, binary
+# or made of many words, init= without a program or with too many arguments,
+# absurd values for every registered option, and APs given 1 ms to come up.
+BAD_ELF_NAMES = ["empty", "garbage", "elf-magic-only", "header-cut", "half", "phnum-huge", "phoff-huge",
+                 "segment-huge", "filesz-huge", "segment-kernel", "entry-kernel", "class-32"]
+
+
+def registered_options():
+    """[(name, kind)] for every BOOT_OPTION_* in the sources, kind BOOL, INT, SIZE, STRING or LIST."""
+    opt = re.compile(r'BOOT_OPTION_(BOOL|INT|SIZE|STRING|LIST)\(\s*\w+,\s*"([^"]+)"', re.S)
+    found = []
+    for top in ("kernel", "arch"):
+        for d, _, names in os.walk(os.path.join(TOP, top)):
+            for n in sorted(names):
+                if n.endswith(".c"):
+                    with open(os.path.join(d, n)) as f:
+                        found += [(m.group(2), m.group(1)) for m in opt.finditer(f.read())]
+    return sorted(set(found))
+
+
+# The run's own options: the harness sets them after the test's line, so they must still work.
+HARNESS_OPTIONS = {"qemu_exit", "noinit", "init"}
+ABSURD = {  # kind -> (value a, value b): far out of range, the wrong type, empty, signs, suffixes
+    "BOOL": ("maybe", "=1"),
+    "INT": ("99999999999999999999999999", "-0x8000000000000001"),
+    "SIZE": ("18446744073709551616K", "-1E"),
+    "STRING": ("\x7f\x7f\x7f", ""),
+    "LIST": (",,,,", ""),  # (a ktest name that does not exist fails the run, as it should)
+}
+
+
+def absurd_cmdline(which):
+    return " ".join(f"{name}={ABSURD[kind][which]}" for name, kind in registered_options()
+                    if name not in HARNESS_OPTIONS and name != "selftest")
+
+
+def absurd_values_refused(which):
+    """Each INT, SIZE and BOOL option's absurd value draws a warning naming it."""
+    def check(log, ctx):
+        return [f"no warning for {name}={ABSURD[kind][which]!r}" for name, kind in registered_options()
+                if kind in ("INT", "SIZE") and name not in HARNESS_OPTIONS and
+                not re.search(rf"cmdline: .*'{re.escape(name)}'", log)]
+    return check
+
+
+def survived(*texts):
+    return [has(*texts), kernel_healthy]
+
+
+BINARY_WORDS = "".join(chr(c) for c in list(range(1, 9)) + list(range(14, 32)) + [0x7f])
+BAD_INPUT_TESTS = [
+    BootTest("initrd-truncated", "an initrd cut in the middle of a member: a warning, and boot goes on",
+             initrd="truncated", checks=survived("initrd: malformed archive, ignored:", "fulcrum: ready in")),
+    BootTest("initrd-bad-member", "an initrd member whose size field is not hexadecimal: a warning, boot goes on",
+             initrd="bad-member", checks=survived("initrd: malformed archive, ignored:", "fulcrum: ready in")),
+] + [
+    BootTest(f"exec-bad-{name}", f"init execs /bad/{name} (no runnable ELF program): an error, no fault",
+             preset="up", user=True, initrd="bad-elf", cmdline=f"init=/bad/{name}",
+             checks=[matches(rf"^init: /bad/{name}: E[A-Z0-9]+ \("),
+                     has(f"init: /bad/{name} exited with status 127", "init: powering off"), kernel_healthy])
+    for name in BAD_ELF_NAMES
+] + [
+    # GRUB passes about the first 1,010 bytes of a longer line (the kernel's own cut at
+    # CMDLINE_MAX - 1 = 1,023 bytes is a unit test), so the run's options come first here.
+    BootTest("cmdline-too-long", "a 3,000-byte command line, cut short by GRUB: the kernel reads what comes",
+             cmdline="qemu_exit noinit " + " ".join(f"nosuch{i}=" + "v" * 20 for i in range(110)),
+             checks=survived("unknown option 'nosuch0=", "fulcrum: ready in")),
+    BootTest("cmdline-many-words", "500 one-letter words: each unknown, the boot goes on",
+             cmdline=" ".join(["x"] * 500),
+             checks=survived("unknown option 'x'", "fulcrum: ready in")),
+    BootTest("cmdline-binary", "control and high bytes in the command line: warnings, the boot goes on",
+             cmdline=f"{BINARY_WORDS} loglevel={BINARY_WORDS} \xff\xfe\x80=\x81 hz=\xc3\xa9",
+             checks=survived("fulcrum: ready in", "for 'loglevel'", "for 'hz'")),
+    BootTest("options-absurd", "every registered option at once with an absurd value: refused, the boot goes on",
+             preset="2s", cmdline=absurd_cmdline(0),
+             checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(0)]),
+    BootTest("options-absurd-negative", "every option with a negative, empty or malformed value",
+             preset="2s", cmdline=absurd_cmdline(1),
+             checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(1)]),
+    BootTest("init-empty", "init= with nothing: init runs the shell as without init=; exit ends it",
+             preset="up", user=True, cmdline="init=", send=(("fulcrum$ ", "exit\n"),),
+             checks=survived("init: /bin/sh exited with status 0", "init: powering off")),
+    BootTest("init-blank", "init=\"   \" names no program: the shell, as without init=",
+             preset="up", user=True, cmdline='init="   "', send=(("fulcrum$ ", "exit\n"),),
+             checks=survived("init: /bin/sh exited with status 0", "init: powering off")),
+    BootTest("init-many-args", "init= with 100 arguments: init refuses them (limit 64) and powers off",
+             preset="up", user=True, cmdline="init=/bin/fuzz -- " + " ".join(f"a{i}" for i in range(100)),
+             checks=survived("too many arguments (limit 64)", "init: powering off")),
+    BootTest("init-args-kernel-limit", "init= and 200 words after --: the kernel passes 125 words and says it "
+             "dropped 75", preset="up", user=True, cmdline="init=/bin/fuzz -- " + " ".join(["a"] * 200),
+             checks=survived("init: 75 words after -- dropped: /init takes at most 126 arguments",
+                             "too many arguments (limit 64)", "init: powering off")),
+    BootTest("init-missing", "init= naming no file: ENOENT from init, power off",
+             preset="up", user=True, cmdline="init=/no/such/program",
+             checks=survived("init: /no/such/program: ENOENT (", "init: powering off")),
+]
+
+TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
@@ -703,10 +802,78 @@ TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + [
 ISO_LOCK = threading.Lock()
 
 
+def bad_elves(build):
+    """{name: bytes}: files that are no runnable ELF program, made from the built /init."""
+    import random
+    import struct
+    with open(os.path.join(build, "user", "init"), "rb") as f:
+        good = f.read()
+    phoff, = struct.unpack_from("<Q", good, 0x20)
+
+    def patched(offset, fmt, value):
+        b = bytearray(good)
+        struct.pack_into(fmt, b, offset, value)
+        return bytes(b)
+
+    def load_field(field_offset, fmt, value):  # the first PT_LOAD's field
+        phnum, = struct.unpack_from("<H", good, 0x38)
+        for i in range(phnum):
+            if struct.unpack_from("<I", good, phoff + i * 56)[0] == 1:
+                return patched(phoff + i * 56 + field_offset, fmt, value)
+        raise RuntimeError("no PT_LOAD in /init")
+
+    rng = random.Random(12)
+    return {
+        "empty": b"",
+        "garbage": bytes(rng.randrange(256) for _ in range(4096)),
+        "elf-magic-only": good[:4],
+        "header-cut": good[:40],
+        "half": good[:len(good) // 2],
+        "phnum-huge": patched(0x38, "<H", 0xffff),
+        "phoff-huge": patched(0x20, "<Q", 1 << 62),
+        "segment-huge": load_field(0x28, "<Q", 1 << 46),  # p_memsz
+        "filesz-huge": load_field(0x20, "<Q", 1 << 40),  # p_filesz beyond the file
+        "segment-kernel": load_field(0x10, "<Q", 0xffffffff80000000),  # p_vaddr
+        "entry-kernel": patched(0x18, "<Q", 0xffffffff80100000),  # e_entry
+        "class-32": patched(4, "<B", 1),  # ELFCLASS32
+    }
+
+
 def initrd_file(build, kind):
-    """The file for BootTest.initrd: the built initrd, or bytes that are no cpio archive."""
+    """The file for BootTest.initrd: the built initrd, bytes that are no cpio archive ("garbage"),
+    the built one cut in the middle of a member ("truncated") or with one member's size field
+    not hexadecimal ("bad-member"), or the built one plus /bad/<name> for each of bad_elves()
+    ("bad-elf")."""
     if kind is None:
         return None
+    if kind in ("truncated", "bad-member", "bad-elf"):
+        path = os.path.join(build, "test-iso", f"initrd-{kind}")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(os.path.join(build, "initrd.cpio"), "rb") as f:
+            data = f.read()
+        if kind == "truncated":
+            data = data[:len(data) * 11 // 20]
+        elif kind == "bad-member":
+            third = data.find(b"070701", 1)
+            third = data.find(b"070701", third + 1)
+            data = data[:third + 54] + b"zzzzzzzz" + data[third + 62:]  # c_filesize
+        else:
+            import shutil
+            root = os.path.join(build, "test-iso", "rootfs-bad-elf")
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(os.path.join(build, "rootfs"), root, symlinks=True)
+            os.makedirs(os.path.join(root, "bad"))
+            for name, content in bad_elves(build).items():
+                with open(os.path.join(root, "bad", name), "wb") as f:
+                    f.write(content)
+                os.chmod(os.path.join(root, "bad", name), 0o755)
+            names = subprocess.run("find . | LC_ALL=C sort", shell=True, cwd=root, check=True,
+                                   capture_output=True).stdout
+            data = subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"], cwd=root,
+                                  input=names, check=True, capture_output=True).stdout
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
     if kind == "garbage":
         path = os.path.join(build, "test-iso", "initrd-garbage")
         os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -69,6 +69,7 @@ extern const char *const gen_exec_paths[];
 extern int gen_known_bugs; /* --known-bugs: do not keep the known ones out (gen.c) */
 
 /* worker.c */
+void worker_install_handlers(void);
 int worker_main(uint64_t seed, struct fuzz_env *env, uint32_t calls, const char *keep, int trace);
 void worker_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int keep_has(const char *keep, uint32_t idx);

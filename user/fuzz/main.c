@@ -126,6 +126,8 @@ int main(int argc, char **argv)
 		workers = 1;
 	if (pipe(barrier))
 		return 1;
+	/* Ticks before a worker has its handlers are dropped, not fatal. */
+	signal(FUZZ_TICK_SIG, SIG_IGN);
 	t0 = now();
 	for (int k = 0; k < workers; k++) {
 		pids[k] = fork();
@@ -137,6 +139,7 @@ int main(int argc, char **argv)
 			env.nworkers = (int)workers;
 			env.cpu = cpus[env.worker % ncpus];
 			close(barrier[1]);
+			worker_install_handlers();
 			if (raw_read_full(barrier[0], env.peers, workers * sizeof(int)) !=
 			    (long)(workers * sizeof(int)))
 				_exit(3);

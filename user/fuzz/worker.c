@@ -96,7 +96,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	stats.signals++;
 }
 
-static void install_handlers(void)
+/* Before the worker learns its peers' pids (and they learn its): no signal finds it unready. */
+void worker_install_handlers(void)
 {
 	struct sigaction sa;
 
@@ -300,7 +301,6 @@ static void setup(struct fuzz_env *env)
 	CPU_ZERO(&set);
 	CPU_SET(env->cpu, &set);
 	raw3(SYS_sched_setaffinity, 0, sizeof(set), &set);
-	install_handlers();
 	gen_init_buffers(); /* after the handlers: it copies the kernel's view of one */
 	env->play = (char *)raw6(SYS_mmap, NULL, (FUZZ_PLAY_PAGES + 1) * FUZZ_PAGE,
 				 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
