@@ -46,6 +46,7 @@ class BootTest:
     timeout: float = 120
     user: bool = False  # start user space (/init); kernel-only tests boot with `noinit`
     send: tuple = ()  # (marker, text) pairs: once marker appears on the console, type text
+    kernel: str = ""  # "": the build's fulcrum.elf; else an EXTRA_KERNELS name, built beside it
 
     def kernel_cmdline(self):
         """The test's command line plus qemu_exit (and noinit), kept before a bare "--"."""
@@ -413,6 +414,55 @@ def same_as_host(prog):
     return check
 
 
+# Kernels built with more sources linked in (the Makefile's EXTRA_KERNEL_C), each in
+# BUILD/<name>/ and built by this script before a test boots it. "seam": a placement
+# variant kept under tests/seam/, outside kernel/, which only registers itself -- no
+# other file knows it.
+EXTRA_KERNELS = {"seam": ["tests/seam/prev_idle.c"]}
+
+
+def build_extra_kernel(build, name):
+    """make BUILD=build/name EXTRA_KERNEL_C=... for that kernel's ELF; its path."""
+    out = os.path.abspath(os.path.join(build, name))
+    elf = os.path.join(out, "fulcrum.elf")
+    subprocess.run(["make", "--no-print-directory", "-j2", "-C", TOP, f"BUILD={out}",
+                    "EXTRA_KERNEL_C=" + " ".join(EXTRA_KERNELS[name]), elf], check=True)
+    return elf
+
+
+def same_as_host_all(progs):
+    """Like same_as_host for several programs run one after another by a script."""
+    def check(log, ctx):
+        problems = []
+        # Each program's lines end with its summary; cut the log there.
+        rest = log
+        for prog in progs:
+            host = host_results(ctx, prog)
+            end = re.search(rf"^{prog}: \d+ passed, \d+ failed$", rest, re.M)
+            if not end:
+                problems.append(f"no summary line from {prog}")
+                continue
+            guest = {m.group(2): m.group(1) for m in CASE_LINE.finditer(rest[:end.end()])}
+            rest = rest[end.end():]
+            for case, verdict in sorted(host.items()):
+                if verdict == "PASS" and guest.get(case) != "PASS":
+                    problems.append(f"{prog}: {case}: {guest.get(case, 'missing')} here, PASS on the host")
+            if end.group(0) != f"{prog}: {len(host)} passed, 0 failed":
+                problems.append(f"{prog}: '{end.group(0)}', expected {len(host)} passed, 0 failed")
+        return problems
+    return check
+
+
+def script_runs(path, progs):
+    """The script runs exactly progs, in that order (so it cannot drift from the list)."""
+    def check(log, ctx):
+        with open(path) as f:
+            ran = [os.path.basename(w.split()[0]) for w in f if w.strip() and
+                   not w.startswith("#") and w.startswith("/tests/")]
+        return [] if ran == progs else [f"{path} runs {ran}, expected {progs}"]
+    return check
+
+
 USER_TESTS = [
     BootTest(f"user-{prog}", f"/tests/{prog} in QEMU passes what it passes on the host",
              preset="2s", cmdline=f"init=/tests/{prog}", user=True, timeout=300,
@@ -745,6 +795,17 @@ TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + [
     BootTest("sched-rr-user", "sched=rr runs user programs: t_thread's pthreads and futexes",
              preset="2s", cmdline="sched=rr init=/tests/t_thread", user=True, timeout=300,
              checks=[same_as_host("t_thread"), has("new tasks: rr")]),
+    # Issue 11 item 4: the seam holds. The seam kernel is this one plus
+    # tests/seam/prev_idle.c (a placement variant), which only registers itself.
+    BootTest("seam-proof", "a placement variant from tests/seam/, linked in with no other file "
+             "changed: sched_select=prev_idle runs every user test program",
+             preset="2s", kernel="seam", user=True, timeout=1200,
+             cmdline='sched_select=prev_idle init="/bin/sh /tests/all.sh"',
+             checks=[matches(r"placement variants: stock sbm (\w+ )*prev_idle; chosen: prev_idle,"),
+                     script_runs(os.path.join(TOP, "user", "rootfs", "tests", "all.sh"), USER_PROGRAMS),
+                     same_as_host_all(USER_PROGRAMS),
+                     has("sched_select = prev_idle", "init: /bin/sh exited with status 0"),
+                     lacks("BUG:", "Kernel panic", "cmdline:", "user fault: pid 1 ")]),
     BootTest("ktest-all-2s16", "every in-kernel test passes on 16 CPUs (scheduler and live topology rebuilds)",
              preset="2s16", cmdline="ktest=all schedstat sched_features=SCHED_VERIFY", icount=True,
              checks=[matches(r"KTEST summary: [1-9]\d* passed, 0 failed"), lacks("FAIL"),
@@ -886,9 +947,10 @@ def initrd_file(build, kind):
     return path
 
 
-def iso_for(build, cmdline, initrd=None):
-    """An ISO for this command line and initrd, cached by their content and the kernel's."""
-    elf = os.path.join(build, "fulcrum.elf")
+def iso_for(build, cmdline, initrd=None, elf=None):
+    """An ISO for this command line and initrd, cached by their content and the kernel's
+    (elf: the build's own fulcrum.elf unless given)."""
+    elf = elf or os.path.join(build, "fulcrum.elf")
     h = hashlib.sha1()
     for path in (elf, initrd):
         if path:
@@ -935,7 +997,8 @@ def boot(test, build, ctx=None):
     else:
         with ISO_LOCK:
             initrd = initrd_file(build, test.initrd)
-        iso = iso_for(build, test.kernel_cmdline(), initrd)
+        elf = os.path.join(os.path.abspath(build), test.kernel, "fulcrum.elf") if test.kernel else None
+        iso = iso_for(build, test.kernel_cmdline(), initrd, elf)
     extra, sock = [], None
     if test.screen:
         sock = os.path.join(build, "test-logs", f"monitor-{test.name}.sock")
@@ -1040,6 +1103,9 @@ def main():
     print(f"boot: QEMU {'.'.join(map(str, version))}, {accel.upper()}, {len(tests)} tests, {args.jobs} at a time")
     for note in qm.version_notes(version):
         print(f"boot: note: {note}")
+    for name in sorted({t.kernel for t in tests if t.kernel}):
+        print(f"boot: building the {name} kernel: {' '.join(EXTRA_KERNELS[name])}")
+        build_extra_kernel(args.build, name)
     ctx = Context(args.build)
     logdir = os.path.join(args.build, "test-logs")
     os.makedirs(logdir, exist_ok=True)

@@ -1,0 +1,12 @@
+# Every user test program in turn, then the placement variant in use:
+# what tests/boot/run.py's seam-proof test runs under another class
+# (init="/bin/sh /tests/all.sh"). The list is USER_PROGRAMS there.
+/tests/t_basic
+/tests/t_proc
+/tests/t_pipe
+/tests/t_socket
+/tests/t_thread
+/tests/t_fault
+/tests/t_limits
+/tests/t_files
+sysctl sched_select
