@@ -139,6 +139,19 @@ static void note_picked(struct rq *rq, struct task *p)
 	rq->stats.pcount++;
 }
 
+u64 update_curr_common(struct rq *rq)
+{
+	struct task *curr = rq->curr;
+	u64 now = rq->clock_task, delta = now - curr->exec_start;
+
+	if ((s64)delta <= 0)
+		return 0;
+	curr->sum_exec_runtime += delta;
+	curr->exec_start = now;
+	rq->stats.rq_cpu_time += delta; /* schedstat: time tasks ran here */
+	return delta;
+}
+
 void activate_task(struct rq *rq, struct task *p, int flags)
 {
 	p->sched_class->enqueue_task(rq, p, flags);
@@ -166,7 +179,7 @@ static void set_task_cpu(struct task *p, u32 cpu)
 		return;
 	if (p->sched_class->migrate_task_rq)
 		p->sched_class->migrate_task_rq(p, cpu);
-	p->se.nr_migrations++;
+	p->nr_migrations++;
 	__atomic_fetch_add(&cpu_rq(cpu)->stats.nr_migrations, 1, __ATOMIC_RELAXED);
 	p->cpu = cpu;
 }
@@ -175,7 +188,7 @@ static void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
 {
 	if (rq->curr == rq->idle || p->sched_class->rank < rq->curr->sched_class->rank)
 		resched_curr(rq); /* a higher class always preempts a lower one */
-	else if (p->sched_class == rq->curr->sched_class)
+	else if (p->sched_class == rq->curr->sched_class && p->sched_class->check_preempt_curr)
 		p->sched_class->check_preempt_curr(rq, p, wake_flags);
 }
 
@@ -200,31 +213,67 @@ BOOT_OPTION_STRING(sched, "sched", &sched_class_name, NULL,
 
 const struct sched_class *sched_class_find(const char *name)
 {
-	for (const struct sched_class *const *c = __start_sched_classes; c < __stop_sched_classes; c++)
-		if (strcmp((*c)->name, name) == 0)
-			return *c;
+	const struct sched_class *class;
+
+	for_each_class (class)
+		if (class != &stop_sched_class && class != &idle_sched_class &&
+		    strcmp(class->name, name) == 0)
+			return class;
 	return NULL;
+}
+
+/* The name of a required operation class lacks, or NULL if it has them all. */
+static const char *sched_class_missing(const struct sched_class *class)
+{
+	if (!class->enqueue_task)
+		return "enqueue_task";
+	if (!class->dequeue_task)
+		return "dequeue_task";
+	if (!class->pick_next_task)
+		return "pick_next_task";
+	if (!class->put_prev_task)
+		return "put_prev_task";
+	return NULL;
+}
+
+u32 sched_classes_setup(const struct sched_class *const *classes, u32 n)
+{
+	u32 nr = 0, refused = 0;
+
+	sched_class_list[nr++] = &stop_sched_class;
+	for (u32 k = 0; k < n; k++) {
+		const struct sched_class *c = classes[k];
+		const char *missing = c->name ? sched_class_missing(c) : "name";
+		u32 i;
+
+		if (missing) {
+			pr_err("sched: class '%s' has no %s operation: not registered\n",
+			       c->name ? c->name : "?", missing);
+			refused++;
+			continue;
+		}
+		if (nr > SCHED_CLASSES_MAX) {
+			pr_err("sched: class '%s': more than %u classes: not registered\n", c->name,
+			       SCHED_CLASSES_MAX);
+			refused++;
+			continue;
+		}
+		for (i = nr++; i > 1 && sched_class_list[i - 1]->rank > c->rank; i--)
+			sched_class_list[i] = sched_class_list[i - 1];
+		sched_class_list[i] = c;
+	}
+	sched_class_list[nr++] = &idle_sched_class;
+	sched_class_list[nr] = NULL;
+	return refused;
 }
 
 /* stop, then the registered classes by rank, then idle; sched= picks the default. */
 static void sched_classes_init(void)
 {
-	const struct sched_class *chosen = sched_class_find(sched_class_name);
-	u32 n = 0;
+	const struct sched_class *chosen;
 
-	sched_class_list[n++] = &stop_sched_class;
-	for (const struct sched_class *const *c = __start_sched_classes;
-	     c < __stop_sched_classes && n <= SCHED_CLASSES_MAX; c++) {
-		u32 i = n++;
-
-		while (i > 1 && sched_class_list[i - 1]->rank > (*c)->rank) {
-			sched_class_list[i] = sched_class_list[i - 1];
-			i--;
-		}
-		sched_class_list[i] = *c;
-	}
-	sched_class_list[n++] = &idle_sched_class;
-	sched_class_list[n] = NULL;
+	sched_classes_setup(__start_sched_classes, (u32)(__stop_sched_classes - __start_sched_classes));
+	chosen = sched_class_find(sched_class_name);
 	if (!chosen) {
 		pr_warn("sched: no class '%s'; new tasks use fair\n", sched_class_name);
 		chosen = &fair_sched_class;
@@ -250,6 +299,8 @@ static void finish_task_switch(struct rq *rq, struct task *prev)
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	spin_unlock(&rq->lock);
 	if (dead) {
+		if (prev->sched_class->task_dead)
+			prev->sched_class->task_dead(prev);
 		task_put(prev); /* before the wake-up: a reaper then holds the last reference */
 		wake_up_all(&task_exit_wq);
 	}
@@ -268,18 +319,24 @@ static struct task *pick_next_task(struct rq *rq)
 	return rq->idle; /* not reached: the idle class always has a task */
 }
 
-/*
- * The heart of it: with interrupts off and rq->lock held, take prev off
- * the queue if it is going to sleep, pick the next task and switch.
- */
-static void __schedule(bool preempt)
+/* rq is about to idle: each class in rank order may pull work, until one has. */
+static void balance_newidle(struct rq *rq)
 {
-	unsigned long flags = arch_irq_save();
-	struct rq *rq = this_rq();
+	const struct sched_class *class;
+
+	for_each_class (class) {
+		if (class->balance)
+			class->balance(rq, SCHED_BALANCE_NEWIDLE); /* may drop the lock */
+		if (rq->nr_running)
+			break;
+	}
+}
+
+struct task *sched_pick_next(struct rq *rq, bool preempt)
+{
 	struct task *prev = rq->curr, *next;
 	u64 *switch_count = &prev->stats.nr_involuntary_switches;
 
-	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	rq->stats.sched_count++;
 	/*
@@ -291,20 +348,19 @@ static void __schedule(bool preempt)
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 		switch_count = &prev->stats.nr_voluntary_switches;
 	}
-	if (rq->nr_running == 0 && fair_sched_class.idle_balance)
-		fair_sched_class.idle_balance(rq); /* about to idle: pull work (may drop the lock) */
+	if (rq->nr_running == 0)
+		balance_newidle(rq);
 	prev->sched_class->put_prev_task(rq, prev);
 	next = pick_next_task(rq);
 	if (sched_feat(SCHED_VERIFY))
 		sched_verify_pick(rq, prev, next);
+	next->exec_start = rq->clock_task; /* its run time counts from here */
+	next->prev_sum_exec_runtime = next->sum_exec_runtime;
 	rq->need_resched = false;
 	if (next == rq->idle)
 		rq->stats.sched_goidle++;
-	if (next == prev) {
-		spin_unlock(&rq->lock);
-		arch_irq_restore(flags);
-		return;
-	}
+	if (next == prev)
+		return next;
 	if (prev != rq->idle)
 		(*switch_count)++; /* as Linux: only a real switch counts, not a pick of prev again */
 	note_picked(rq, next);
@@ -314,6 +370,26 @@ static void __schedule(bool preempt)
 	rq->curr = next;
 	rq->prev_task = prev;
 	__atomic_store_n(&next->on_cpu, 1, __ATOMIC_RELAXED);
+	return next;
+}
+
+/*
+ * The heart of it: with interrupts off and rq->lock held, do the books
+ * (sched_pick_next) and switch to the task picked.
+ */
+static void __schedule(bool preempt)
+{
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = this_rq();
+	struct task *prev = rq->curr, *next;
+
+	spin_lock(&rq->lock);
+	next = sched_pick_next(rq, preempt);
+	if (next == prev) {
+		spin_unlock(&rq->lock);
+		arch_irq_restore(flags);
+		return;
+	}
 	if (next->mm != prev->mm)
 		arch_mm_activate(next->mm); /* NULL: kernel-only tables, nothing of a dying process kept */
 	arch_context_switch(&prev->ctx, &next->ctx);
@@ -450,9 +526,6 @@ static void task_init(struct task *t, const char *name, int nice)
 	t->nice = nice < NICE_MIN ? NICE_MIN : nice > NICE_MAX ? NICE_MAX : nice;
 	t->policy = SCHED_NORMAL;
 	t->pi_lock = (struct spinlock)SPINLOCK_INIT;
-	RB_CLEAR_NODE(&t->se.run_node);
-	list_init(&t->run_list);
-	list_init(&t->se.group_node);
 	cpumask_clear(&t->cpus_allowed);
 	for (u32 c = 0; c < nr_rqs; c++)
 		cpumask_set_cpu(c, &t->cpus_allowed);
@@ -460,6 +533,8 @@ static void task_init(struct task *t, const char *name, int nice)
 	for (size_t i = 0; i < TASK_COMM_LEN - 1 && name[i]; i++)
 		t->comm[i] = name[i];
 	set_load_weight(t);
+	if (t->sched_class->task_init)
+		t->sched_class->task_init(t);
 }
 
 static void register_task(struct task *t, int pid)
@@ -646,7 +721,7 @@ u64 task_sched_runtime(struct task *t)
 		if (t->sched_class->update_curr)
 			t->sched_class->update_curr(rq); /* charge the time since its last accounting */
 	}
-	ns = t->se.sum_exec_runtime;
+	ns = t->sum_exec_runtime;
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
 	return ns;
@@ -670,6 +745,42 @@ void set_task_nice(struct task *t, int nice)
 	}
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
+}
+
+void __sched_setclass(struct rq *rq, struct task *p, const struct sched_class *class)
+{
+	const struct sched_class *old = p->sched_class;
+	bool queued = p->on_rq, running = task_running(rq, p);
+
+	if (old == class)
+		return;
+	update_rq_clock(rq);
+	if (queued)
+		old->dequeue_task(rq, p, 0);
+	if (running)
+		old->put_prev_task(rq, p); /* charges it up to now; its accounting goes on */
+	if (old->switched_from)
+		old->switched_from(rq, p);
+	memset(p->class_priv, 0, sizeof(p->class_priv));
+	p->sched_class = class;
+	if (class->task_init)
+		class->task_init(p);
+	if (queued)
+		class->enqueue_task(rq, p, 0);
+	if (class->switched_to)
+		class->switched_to(rq, p);
+	if (queued && !running)
+		check_preempt_curr(rq, p, 0);
+}
+
+void sched_setclass(struct task *p, const struct sched_class *class)
+{
+	unsigned long flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+
+	__sched_setclass(rq, p, class);
+	spin_unlock(&rq->lock);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
 int set_cpus_allowed(struct task *t, const struct cpumask *mask)
@@ -757,6 +868,7 @@ static void wake_sleepers(void)
 void scheduler_tick(u32 cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
+	const struct sched_class *class;
 	struct task *curr;
 
 	if (!sched_running || !rq)
@@ -771,8 +883,9 @@ void scheduler_tick(u32 cpu)
 	if (cpu == 0)
 		wake_sleepers();
 	/* Periodic balancing runs whatever runs here, idle and stopper included (as in Linux). */
-	if (fair_sched_class.trigger_balance)
-		fair_sched_class.trigger_balance(rq);
+	for_each_class (class)
+		if (class->balance)
+			class->balance(rq, SCHED_BALANCE_TICK);
 }
 
 void sched_idle_loop(void)
@@ -815,6 +928,8 @@ static struct task *idle_task_create(u32 cpu)
 
 int sched_init(const struct machine *m)
 {
+	const struct sched_class *class;
+
 	sched_classes_init();
 	for (u32 cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct rq *rq = kzalloc(sizeof(*rq));
@@ -825,9 +940,9 @@ int sched_init(const struct machine *m)
 		rq->cpu = cpu;
 		rq->cpu_power = SCHED_POWER_SCALE;
 		rq->avg_idle = balance_initial_avg_idle();
-		rq->cfs.tasks_timeline = (struct rb_root_cached)RB_ROOT_CACHED;
-		rq->cfs.min_vruntime = (u64)(-(1LL << 20)); /* wraps early: catches unsafe compares */
-		list_init(&rq->cfs_tasks);
+		for_each_class (class)
+			if (class->rq_init)
+				class->rq_init(rq);
 		rq->idle = idle_task_create(cpu);
 		if (!rq->idle)
 			return -ENOMEM;
