@@ -1,8 +1,11 @@
 /*
  * The scheduler core: per-CPU runqueues, schedule() and the context
- * switch, wake-ups, new tasks, the tick, and each CPU's idle loop. The
- * policies live in the classes (fair.c, idle.c); this file only moves
- * tasks between "running", "queued" and "sleeping" and keeps the books.
+ * switch, wake-ups, the first wake-up of a new task, the tick, and each
+ * CPU's idle loop. The policies live in the classes (fair.c, rr.c,
+ * stop.c, idle.c), reached only through struct sched_class; tasks are
+ * made and reaped in task.c, timed sleeps in timed_wait.c. This file only
+ * moves tasks between "running", "queued" and "sleeping" and keeps the
+ * books.
  *
  * A switch hands the runqueue lock from prev to next: prev takes it in
  * schedule(), next releases it in finish_task_switch() (a new thread, in
@@ -29,20 +32,9 @@
 #include "sched/topology.h"
 #include "sched/wait.h"
 
-#define STACK_ORDER 2 /* TASK_STACK_SIZE */
-_Static_assert((4096 << STACK_ORDER) == TASK_STACK_SIZE, "task stack size");
-
 static struct rq *runqueues[MAX_CPUS];
 static u32 nr_rqs;
 static bool sched_running; /* sched_init() done: ticks and interrupt exits may schedule */
-
-static struct spinlock tasks_lock = SPINLOCK_INIT;
-void (*task_free_hook)(struct task *t);
-static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
-
-struct wait_queue task_exit_wq = WAIT_QUEUE_INIT(task_exit_wq);
-static int next_pid = 2; /* 1 is init's: the first user process asks for it */
-static bool pid_one_taken;
 
 /* ---------------------------------------------------------------- runqueues */
 
@@ -404,8 +396,7 @@ void schedule(void)
 	__schedule(false);
 }
 
-/* From interrupt exit (interrupts off): switch away if the tick or a wake-up asked for it. */
-void kernel_irq_exit(void)
+void preempt_schedule_irq(void)
 {
 	struct rq *rq;
 
@@ -519,7 +510,7 @@ static void wake_up_new_task(struct task *p)
 
 /* ---------------------------------------------------------------- tasks */
 
-static void task_init(struct task *t, const char *name, int nice)
+void sched_task_init(struct task *t, const char *name, int nice)
 {
 	t->state = TASK_RUNNING;
 	t->sched_class = sched_default_class;
@@ -537,73 +528,11 @@ static void task_init(struct task *t, const char *name, int nice)
 		t->sched_class->task_init(t);
 }
 
-static void register_task(struct task *t, int pid)
+void schedule_tail(void)
 {
-	unsigned long flags = spin_lock_irqsave(&tasks_lock);
-
-	if (pid == 1 && !pid_one_taken) {
-		t->pid = 1;
-		pid_one_taken = true;
-	} else {
-		t->pid = next_pid++;
-	}
-	list_add_tail(&t->all_tasks, &all_tasks);
-	spin_unlock_irqrestore(&tasks_lock, flags);
-}
-
-void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
-{
-	unsigned long flags = spin_lock_irqsave(&tasks_lock);
-	struct list_head *pos;
-
-	list_for_each (pos, &all_tasks)
-		fn(list_entry(pos, struct task, all_tasks), arg);
-	spin_unlock_irqrestore(&tasks_lock, flags);
-}
-
-/* First code of every new task: finish the switch that started it, then run. */
-static void kthread_entry(void *arg)
-{
-	struct task *t = arg;
 	struct rq *rq = this_rq();
 
 	finish_task_switch(rq, rq->prev_task);
-	arch_irq_enable();
-	t->thread_fn(t->thread_arg);
-	task_exit(0);
-}
-
-struct task *task_create(void (*fn)(void *arg), void *arg, const char *name, int nice,
-			 const struct cpumask *allowed, int pid)
-{
-	struct task *t = kzalloc(sizeof(*t));
-
-	if (!t)
-		return NULL;
-	t->stack = alloc_pages(STACK_ORDER);
-	if (!t->stack) {
-		kfree(t);
-		return NULL;
-	}
-	task_init(t, name, nice);
-	if (allowed) {
-		u32 n = 0;
-
-		cpumask_clear(&t->cpus_allowed);
-		for (u32 c = 0; c < nr_rqs; c++)
-			if (cpumask_test_cpu(c, allowed)) {
-				cpumask_set_cpu(c, &t->cpus_allowed);
-				n++;
-			}
-		t->nr_cpus_allowed = n;
-	}
-	t->refs = 1; /* its own, dropped after its last switch away */
-	t->thread_fn = fn;
-	t->thread_arg = arg;
-	t->cpu = arch_cpu_id();
-	arch_context_init(&t->ctx, (u8 *)t->stack + TASK_STACK_SIZE, kthread_entry, t);
-	register_task(t, pid);
-	return t;
 }
 
 void task_wake_new(struct task *t)
@@ -611,71 +540,6 @@ void task_wake_new(struct task *t)
 	if (t->sched_class->task_fork)
 		t->sched_class->task_fork(t);
 	wake_up_new_task(t);
-}
-
-void task_get(struct task *t)
-{
-	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
-}
-
-void task_put(struct task *t)
-{
-	unsigned long flags;
-
-	if (__atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	flags = spin_lock_irqsave(&tasks_lock);
-	list_del(&t->all_tasks);
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	if (task_free_hook)
-		task_free_hook(t);
-	free_pages(t->stack, STACK_ORDER);
-	kfree(t);
-}
-
-struct task *kthread_create_on_cpu(void (*fn)(void *arg), void *arg, const char *name, int nice,
-				   u32 cpu)
-{
-	struct cpumask one = CPUMASK_EMPTY;
-	struct task *t;
-
-	if (cpu < nr_rqs)
-		cpumask_set_cpu(cpu, &one);
-	t = task_create(fn, arg, name, nice, cpu < nr_rqs ? &one : NULL, 0);
-	if (!t)
-		return NULL;
-	task_get(t); /* the creator's, for task_reap */
-	task_wake_new(t);
-	return t;
-}
-
-struct task *kthread_create(void (*fn)(void *arg), void *arg, const char *name, int nice)
-{
-	return kthread_create_on_cpu(fn, arg, name, nice, MAX_CPUS);
-}
-
-void task_exit(int code)
-{
-	struct task *t = current_task();
-
-	t->exit_code = code;
-	arch_irq_disable();
-	t->state = TASK_DEAD;
-	__schedule(false);
-	for (;;) /* a dead task is never picked again */
-		arch_halt();
-}
-
-int task_reap(struct task *t)
-{
-	int code;
-
-	/* Dead, switched away for good, and its own reference gone: ours is the last. */
-	wait_event(&task_exit_wq, t->state == TASK_DEAD && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE) &&
-					  __atomic_load_n(&t->refs, __ATOMIC_ACQUIRE) == 1);
-	code = t->exit_code;
-	task_put(t);
-	return code;
 }
 
 void task_yield(void)
@@ -818,51 +682,6 @@ int set_cpus_allowed(struct task *t, const struct cpumask *mask)
 	return err;
 }
 
-/* ---------------------------------------------------------------- sleeping */
-
-struct sleeper {
-	struct list_head node;
-	struct task *task;
-	u64 wake_at;
-};
-
-static struct spinlock sleep_lock = SPINLOCK_INIT;
-static struct list_head sleepers = LIST_HEAD_INIT(sleepers);
-
-void sched_sleep_ns(u64 ns)
-{
-	struct sleeper s = { .task = current_task(), .wake_at = arch_clock_ns() + ns };
-	unsigned long flags = spin_lock_irqsave(&sleep_lock);
-
-	list_add_tail(&s.node, &sleepers);
-	s.task->state = TASK_UNINTERRUPTIBLE;
-	spin_unlock_irqrestore(&sleep_lock, flags);
-	while (s.task->state != TASK_RUNNING)
-		schedule();
-	flags = spin_lock_irqsave(&sleep_lock);
-	if (!list_empty(&s.node))
-		list_del(&s.node);
-	spin_unlock_irqrestore(&sleep_lock, flags);
-}
-
-/* Called on CPU 0's tick: wakes the sleepers whose time has come. */
-static void wake_sleepers(void)
-{
-	u64 now = arch_clock_ns();
-	struct list_head *pos, *tmp;
-
-	spin_lock(&sleep_lock);
-	list_for_each_safe(pos, tmp, &sleepers) {
-		struct sleeper *s = list_entry(pos, struct sleeper, node);
-
-		if ((s64)(now - s->wake_at) >= 0) {
-			list_del(&s->node);
-			try_to_wake_up(s->task, 0);
-		}
-	}
-	spin_unlock(&sleep_lock);
-}
-
 /* ---------------------------------------------------------------- tick and idle */
 
 void scheduler_tick(u32 cpu)
@@ -880,8 +699,6 @@ void scheduler_tick(u32 cpu)
 		curr->sched_class->task_tick(rq, curr);
 	update_cpu_load(rq);
 	spin_unlock(&rq->lock);
-	if (cpu == 0)
-		wake_sleepers();
 	/* Periodic balancing runs whatever runs here, idle and stopper included (as in Linux). */
 	for_each_class (class)
 		if (class->balance)
@@ -912,7 +729,7 @@ static struct task *idle_task_create(u32 cpu)
 
 	if (!t)
 		return NULL;
-	task_init(t, "swapper", 0);
+	sched_task_init(t, "swapper", 0);
 	t->sched_class = &idle_sched_class;
 	t->cpu = cpu;
 	t->on_cpu = 1;

@@ -378,8 +378,21 @@ void scheduler_tick(u32 cpu);
 /* Each CPU's idle loop, entered once it has nothing else to do; never returns. */
 __noreturn void sched_idle_loop(void);
 
-/* Woken whenever a task exits (task_reap waits here). */
+/* Woken whenever a task exits (task_reap waits here); task.c's. */
 extern struct wait_queue task_exit_wq;
+
+/*
+ * The scheduler's part of a new task t (task.c's task_create, the idle
+ * tasks): state, the default class (its task_init called), nice and
+ * weight, every CPU allowed, the name. t is zeroed and not yet visible.
+ */
+void sched_task_init(struct task *t, const char *name, int nice);
+
+/* A new task's first code (kthread_entry): finishes the switch that started it (drops the lock). */
+void schedule_tail(void);
+
+/* From interrupt exit (interrupts off): switch away if the tick or a wake-up asked for it. */
+void preempt_schedule_irq(void);
 
 /* ---------------------------------------------------------------- checks */
 
