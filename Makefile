@@ -190,6 +190,7 @@ KERNEL_C := \
 	kernel/sched/wake_ktest.c \
 	kernel/sched/cost_bench.c \
 	kernel/sched/core.c \
+	kernel/sched/task.c \
 	kernel/sched/idle.c \
 	kernel/sched/wait.c \
 	kernel/sched/timed_wait.c \
@@ -469,6 +470,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/topology_debug.c \
 	kernel/sched/balance_map.c \
 	kernel/sched/core.c \
+	kernel/sched/task.c \
 	kernel/sched/idle.c \
 	kernel/sched/wait.c \
 	kernel/sched/features.c \

@@ -20,6 +20,11 @@ void kernel_timer_tick(unsigned int cpu)
 	}
 }
 
+void kernel_irq_exit(void)
+{
+	preempt_schedule_irq();
+}
+
 void kernel_ap_idle(void)
 {
 	sched_idle_loop();

@@ -66,7 +66,7 @@ static bool task_hot(struct task *p, u64 now, const struct lb_env *env)
 		return true;
 	if (sysctl_sched_migration_cost == 0)
 		return false;
-	return (s64)(now - p->se.exec_start) < (s64)sysctl_sched_migration_cost;
+	return (s64)(now - p->exec_start) < (s64)sysctl_sched_migration_cost;
 }
 
 /*
@@ -129,7 +129,7 @@ static int move_tasks(struct lb_env *env)
 		return 0;
 	while (!list_empty(tasks)) {
 		struct task *p = cfs_task_of(tasks->next);
-		unsigned long load = p->se.load.weight;
+		unsigned long load = p->load.weight;
 
 		if (++env->loop > env->loop_max)
 			break;

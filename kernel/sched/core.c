@@ -1,8 +1,11 @@
 /*
  * The scheduler core: per-CPU runqueues, schedule() and the context
- * switch, wake-ups, new tasks, the tick, and each CPU's idle loop. The
- * policies live in the classes (fair.c, idle.c); this file only moves
- * tasks between "running", "queued" and "sleeping" and keeps the books.
+ * switch, wake-ups, the first wake-up of a new task, the tick, and each
+ * CPU's idle loop. The policies live in the classes (fair.c, rr.c,
+ * stop.c, idle.c), reached only through struct sched_class; tasks are
+ * made and reaped in task.c, timed sleeps in timed_wait.c. This file only
+ * moves tasks between "running", "queued" and "sleeping" and keeps the
+ * books.
  *
  * A switch hands the runqueue lock from prev to next: prev takes it in
  * schedule(), next releases it in finish_task_switch() (a new thread, in
@@ -29,20 +32,9 @@
 #include "sched/topology.h"
 #include "sched/wait.h"
 
-#define STACK_ORDER 2 /* TASK_STACK_SIZE */
-_Static_assert((4096 << STACK_ORDER) == TASK_STACK_SIZE, "task stack size");
-
 static struct rq *runqueues[MAX_CPUS];
 static u32 nr_rqs;
 static bool sched_running; /* sched_init() done: ticks and interrupt exits may schedule */
-
-static struct spinlock tasks_lock = SPINLOCK_INIT;
-void (*task_free_hook)(struct task *t);
-static struct list_head all_tasks = LIST_HEAD_INIT(all_tasks);
-
-struct wait_queue task_exit_wq = WAIT_QUEUE_INIT(task_exit_wq);
-static int next_pid = 2; /* 1 is init's: the first user process asks for it */
-static bool pid_one_taken;
 
 /* ---------------------------------------------------------------- runqueues */
 
@@ -139,6 +131,19 @@ static void note_picked(struct rq *rq, struct task *p)
 	rq->stats.pcount++;
 }
 
+u64 update_curr_common(struct rq *rq)
+{
+	struct task *curr = rq->curr;
+	u64 now = rq->clock_task, delta = now - curr->exec_start;
+
+	if ((s64)delta <= 0)
+		return 0;
+	curr->sum_exec_runtime += delta;
+	curr->exec_start = now;
+	rq->stats.rq_cpu_time += delta; /* schedstat: time tasks ran here */
+	return delta;
+}
+
 void activate_task(struct rq *rq, struct task *p, int flags)
 {
 	p->sched_class->enqueue_task(rq, p, flags);
@@ -166,7 +171,7 @@ static void set_task_cpu(struct task *p, u32 cpu)
 		return;
 	if (p->sched_class->migrate_task_rq)
 		p->sched_class->migrate_task_rq(p, cpu);
-	p->se.nr_migrations++;
+	p->nr_migrations++;
 	__atomic_fetch_add(&cpu_rq(cpu)->stats.nr_migrations, 1, __ATOMIC_RELAXED);
 	p->cpu = cpu;
 }
@@ -175,7 +180,7 @@ static void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
 {
 	if (rq->curr == rq->idle || p->sched_class->rank < rq->curr->sched_class->rank)
 		resched_curr(rq); /* a higher class always preempts a lower one */
-	else if (p->sched_class == rq->curr->sched_class)
+	else if (p->sched_class == rq->curr->sched_class && p->sched_class->check_preempt_curr)
 		p->sched_class->check_preempt_curr(rq, p, wake_flags);
 }
 
@@ -200,31 +205,67 @@ BOOT_OPTION_STRING(sched, "sched", &sched_class_name, NULL,
 
 const struct sched_class *sched_class_find(const char *name)
 {
-	for (const struct sched_class *const *c = __start_sched_classes; c < __stop_sched_classes; c++)
-		if (strcmp((*c)->name, name) == 0)
-			return *c;
+	const struct sched_class *class;
+
+	for_each_class (class)
+		if (class != &stop_sched_class && class != &idle_sched_class &&
+		    strcmp(class->name, name) == 0)
+			return class;
 	return NULL;
+}
+
+/* The name of a required operation class lacks, or NULL if it has them all. */
+static const char *sched_class_missing(const struct sched_class *class)
+{
+	if (!class->enqueue_task)
+		return "enqueue_task";
+	if (!class->dequeue_task)
+		return "dequeue_task";
+	if (!class->pick_next_task)
+		return "pick_next_task";
+	if (!class->put_prev_task)
+		return "put_prev_task";
+	return NULL;
+}
+
+u32 sched_classes_setup(const struct sched_class *const *classes, u32 n)
+{
+	u32 nr = 0, refused = 0;
+
+	sched_class_list[nr++] = &stop_sched_class;
+	for (u32 k = 0; k < n; k++) {
+		const struct sched_class *c = classes[k];
+		const char *missing = c->name ? sched_class_missing(c) : "name";
+		u32 i;
+
+		if (missing) {
+			pr_err("sched: class '%s' has no %s operation: not registered\n",
+			       c->name ? c->name : "?", missing);
+			refused++;
+			continue;
+		}
+		if (nr > SCHED_CLASSES_MAX) {
+			pr_err("sched: class '%s': more than %u classes: not registered\n", c->name,
+			       SCHED_CLASSES_MAX);
+			refused++;
+			continue;
+		}
+		for (i = nr++; i > 1 && sched_class_list[i - 1]->rank > c->rank; i--)
+			sched_class_list[i] = sched_class_list[i - 1];
+		sched_class_list[i] = c;
+	}
+	sched_class_list[nr++] = &idle_sched_class;
+	sched_class_list[nr] = NULL;
+	return refused;
 }
 
 /* stop, then the registered classes by rank, then idle; sched= picks the default. */
 static void sched_classes_init(void)
 {
-	const struct sched_class *chosen = sched_class_find(sched_class_name);
-	u32 n = 0;
+	const struct sched_class *chosen;
 
-	sched_class_list[n++] = &stop_sched_class;
-	for (const struct sched_class *const *c = __start_sched_classes;
-	     c < __stop_sched_classes && n <= SCHED_CLASSES_MAX; c++) {
-		u32 i = n++;
-
-		while (i > 1 && sched_class_list[i - 1]->rank > (*c)->rank) {
-			sched_class_list[i] = sched_class_list[i - 1];
-			i--;
-		}
-		sched_class_list[i] = *c;
-	}
-	sched_class_list[n++] = &idle_sched_class;
-	sched_class_list[n] = NULL;
+	sched_classes_setup(__start_sched_classes, (u32)(__stop_sched_classes - __start_sched_classes));
+	chosen = sched_class_find(sched_class_name);
 	if (!chosen) {
 		pr_warn("sched: no class '%s'; new tasks use fair\n", sched_class_name);
 		chosen = &fair_sched_class;
@@ -250,6 +291,8 @@ static void finish_task_switch(struct rq *rq, struct task *prev)
 	__atomic_store_n(&prev->on_cpu, 0, __ATOMIC_RELEASE);
 	spin_unlock(&rq->lock);
 	if (dead) {
+		if (prev->sched_class->task_dead)
+			prev->sched_class->task_dead(prev);
 		task_put(prev); /* before the wake-up: a reaper then holds the last reference */
 		wake_up_all(&task_exit_wq);
 	}
@@ -268,18 +311,24 @@ static struct task *pick_next_task(struct rq *rq)
 	return rq->idle; /* not reached: the idle class always has a task */
 }
 
-/*
- * The heart of it: with interrupts off and rq->lock held, take prev off
- * the queue if it is going to sleep, pick the next task and switch.
- */
-static void __schedule(bool preempt)
+/* rq is about to idle: each class in rank order may pull work, until one has. */
+static void balance_newidle(struct rq *rq)
 {
-	unsigned long flags = arch_irq_save();
-	struct rq *rq = this_rq();
+	const struct sched_class *class;
+
+	for_each_class (class) {
+		if (class->balance)
+			class->balance(rq, SCHED_BALANCE_NEWIDLE); /* may drop the lock */
+		if (rq->nr_running)
+			break;
+	}
+}
+
+struct task *sched_pick_next(struct rq *rq, bool preempt)
+{
 	struct task *prev = rq->curr, *next;
 	u64 *switch_count = &prev->stats.nr_involuntary_switches;
 
-	spin_lock(&rq->lock);
 	update_rq_clock(rq);
 	rq->stats.sched_count++;
 	/*
@@ -291,20 +340,19 @@ static void __schedule(bool preempt)
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 		switch_count = &prev->stats.nr_voluntary_switches;
 	}
-	if (rq->nr_running == 0 && fair_sched_class.idle_balance)
-		fair_sched_class.idle_balance(rq); /* about to idle: pull work (may drop the lock) */
+	if (rq->nr_running == 0)
+		balance_newidle(rq);
 	prev->sched_class->put_prev_task(rq, prev);
 	next = pick_next_task(rq);
 	if (sched_feat(SCHED_VERIFY))
 		sched_verify_pick(rq, prev, next);
+	next->exec_start = rq->clock_task; /* its run time counts from here */
+	next->prev_sum_exec_runtime = next->sum_exec_runtime;
 	rq->need_resched = false;
 	if (next == rq->idle)
 		rq->stats.sched_goidle++;
-	if (next == prev) {
-		spin_unlock(&rq->lock);
-		arch_irq_restore(flags);
-		return;
-	}
+	if (next == prev)
+		return next;
 	if (prev != rq->idle)
 		(*switch_count)++; /* as Linux: only a real switch counts, not a pick of prev again */
 	note_picked(rq, next);
@@ -314,6 +362,26 @@ static void __schedule(bool preempt)
 	rq->curr = next;
 	rq->prev_task = prev;
 	__atomic_store_n(&next->on_cpu, 1, __ATOMIC_RELAXED);
+	return next;
+}
+
+/*
+ * The heart of it: with interrupts off and rq->lock held, do the books
+ * (sched_pick_next) and switch to the task picked.
+ */
+static void __schedule(bool preempt)
+{
+	unsigned long flags = arch_irq_save();
+	struct rq *rq = this_rq();
+	struct task *prev = rq->curr, *next;
+
+	spin_lock(&rq->lock);
+	next = sched_pick_next(rq, preempt);
+	if (next == prev) {
+		spin_unlock(&rq->lock);
+		arch_irq_restore(flags);
+		return;
+	}
 	if (next->mm != prev->mm)
 		arch_mm_activate(next->mm); /* NULL: kernel-only tables, nothing of a dying process kept */
 	arch_context_switch(&prev->ctx, &next->ctx);
@@ -328,8 +396,7 @@ void schedule(void)
 	__schedule(false);
 }
 
-/* From interrupt exit (interrupts off): switch away if the tick or a wake-up asked for it. */
-void kernel_irq_exit(void)
+void preempt_schedule_irq(void)
 {
 	struct rq *rq;
 
@@ -443,16 +510,13 @@ static void wake_up_new_task(struct task *p)
 
 /* ---------------------------------------------------------------- tasks */
 
-static void task_init(struct task *t, const char *name, int nice)
+void sched_task_init(struct task *t, const char *name, int nice)
 {
 	t->state = TASK_RUNNING;
 	t->sched_class = sched_default_class;
 	t->nice = nice < NICE_MIN ? NICE_MIN : nice > NICE_MAX ? NICE_MAX : nice;
 	t->policy = SCHED_NORMAL;
 	t->pi_lock = (struct spinlock)SPINLOCK_INIT;
-	RB_CLEAR_NODE(&t->se.run_node);
-	list_init(&t->run_list);
-	list_init(&t->se.group_node);
 	cpumask_clear(&t->cpus_allowed);
 	for (u32 c = 0; c < nr_rqs; c++)
 		cpumask_set_cpu(c, &t->cpus_allowed);
@@ -460,75 +524,15 @@ static void task_init(struct task *t, const char *name, int nice)
 	for (size_t i = 0; i < TASK_COMM_LEN - 1 && name[i]; i++)
 		t->comm[i] = name[i];
 	set_load_weight(t);
+	if (t->sched_class->task_init)
+		t->sched_class->task_init(t);
 }
 
-static void register_task(struct task *t, int pid)
+void schedule_tail(void)
 {
-	unsigned long flags = spin_lock_irqsave(&tasks_lock);
-
-	if (pid == 1 && !pid_one_taken) {
-		t->pid = 1;
-		pid_one_taken = true;
-	} else {
-		t->pid = next_pid++;
-	}
-	list_add_tail(&t->all_tasks, &all_tasks);
-	spin_unlock_irqrestore(&tasks_lock, flags);
-}
-
-void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg)
-{
-	unsigned long flags = spin_lock_irqsave(&tasks_lock);
-	struct list_head *pos;
-
-	list_for_each (pos, &all_tasks)
-		fn(list_entry(pos, struct task, all_tasks), arg);
-	spin_unlock_irqrestore(&tasks_lock, flags);
-}
-
-/* First code of every new task: finish the switch that started it, then run. */
-static void kthread_entry(void *arg)
-{
-	struct task *t = arg;
 	struct rq *rq = this_rq();
 
 	finish_task_switch(rq, rq->prev_task);
-	arch_irq_enable();
-	t->thread_fn(t->thread_arg);
-	task_exit(0);
-}
-
-struct task *task_create(void (*fn)(void *arg), void *arg, const char *name, int nice,
-			 const struct cpumask *allowed, int pid)
-{
-	struct task *t = kzalloc(sizeof(*t));
-
-	if (!t)
-		return NULL;
-	t->stack = alloc_pages(STACK_ORDER);
-	if (!t->stack) {
-		kfree(t);
-		return NULL;
-	}
-	task_init(t, name, nice);
-	if (allowed) {
-		u32 n = 0;
-
-		cpumask_clear(&t->cpus_allowed);
-		for (u32 c = 0; c < nr_rqs; c++)
-			if (cpumask_test_cpu(c, allowed)) {
-				cpumask_set_cpu(c, &t->cpus_allowed);
-				n++;
-			}
-		t->nr_cpus_allowed = n;
-	}
-	t->refs = 1; /* its own, dropped after its last switch away */
-	t->thread_fn = fn;
-	t->thread_arg = arg;
-	t->cpu = arch_cpu_id();
-	arch_context_init(&t->ctx, (u8 *)t->stack + TASK_STACK_SIZE, kthread_entry, t);
-	register_task(t, pid);
-	return t;
 }
 
 void task_wake_new(struct task *t)
@@ -536,71 +540,6 @@ void task_wake_new(struct task *t)
 	if (t->sched_class->task_fork)
 		t->sched_class->task_fork(t);
 	wake_up_new_task(t);
-}
-
-void task_get(struct task *t)
-{
-	__atomic_add_fetch(&t->refs, 1, __ATOMIC_RELAXED);
-}
-
-void task_put(struct task *t)
-{
-	unsigned long flags;
-
-	if (__atomic_sub_fetch(&t->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	flags = spin_lock_irqsave(&tasks_lock);
-	list_del(&t->all_tasks);
-	spin_unlock_irqrestore(&tasks_lock, flags);
-	if (task_free_hook)
-		task_free_hook(t);
-	free_pages(t->stack, STACK_ORDER);
-	kfree(t);
-}
-
-struct task *kthread_create_on_cpu(void (*fn)(void *arg), void *arg, const char *name, int nice,
-				   u32 cpu)
-{
-	struct cpumask one = CPUMASK_EMPTY;
-	struct task *t;
-
-	if (cpu < nr_rqs)
-		cpumask_set_cpu(cpu, &one);
-	t = task_create(fn, arg, name, nice, cpu < nr_rqs ? &one : NULL, 0);
-	if (!t)
-		return NULL;
-	task_get(t); /* the creator's, for task_reap */
-	task_wake_new(t);
-	return t;
-}
-
-struct task *kthread_create(void (*fn)(void *arg), void *arg, const char *name, int nice)
-{
-	return kthread_create_on_cpu(fn, arg, name, nice, MAX_CPUS);
-}
-
-void task_exit(int code)
-{
-	struct task *t = current_task();
-
-	t->exit_code = code;
-	arch_irq_disable();
-	t->state = TASK_DEAD;
-	__schedule(false);
-	for (;;) /* a dead task is never picked again */
-		arch_halt();
-}
-
-int task_reap(struct task *t)
-{
-	int code;
-
-	/* Dead, switched away for good, and its own reference gone: ours is the last. */
-	wait_event(&task_exit_wq, t->state == TASK_DEAD && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE) &&
-					  __atomic_load_n(&t->refs, __ATOMIC_ACQUIRE) == 1);
-	code = t->exit_code;
-	task_put(t);
-	return code;
 }
 
 void task_yield(void)
@@ -646,7 +585,7 @@ u64 task_sched_runtime(struct task *t)
 		if (t->sched_class->update_curr)
 			t->sched_class->update_curr(rq); /* charge the time since its last accounting */
 	}
-	ns = t->se.sum_exec_runtime;
+	ns = t->sum_exec_runtime;
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
 	return ns;
@@ -670,6 +609,42 @@ void set_task_nice(struct task *t, int nice)
 	}
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&t->pi_lock, flags);
+}
+
+void __sched_setclass(struct rq *rq, struct task *p, const struct sched_class *class)
+{
+	const struct sched_class *old = p->sched_class;
+	bool queued = p->on_rq, running = task_running(rq, p);
+
+	if (old == class)
+		return;
+	update_rq_clock(rq);
+	if (queued)
+		old->dequeue_task(rq, p, 0);
+	if (running)
+		old->put_prev_task(rq, p); /* charges it up to now; its accounting goes on */
+	if (old->switched_from)
+		old->switched_from(rq, p);
+	memset(p->class_priv, 0, sizeof(p->class_priv));
+	p->sched_class = class;
+	if (class->task_init)
+		class->task_init(p);
+	if (queued)
+		class->enqueue_task(rq, p, 0);
+	if (class->switched_to)
+		class->switched_to(rq, p);
+	if (queued && !running)
+		check_preempt_curr(rq, p, 0);
+}
+
+void sched_setclass(struct task *p, const struct sched_class *class)
+{
+	unsigned long flags;
+	struct rq *rq = task_rq_lock(p, &flags);
+
+	__sched_setclass(rq, p, class);
+	spin_unlock(&rq->lock);
+	spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
 int set_cpus_allowed(struct task *t, const struct cpumask *mask)
@@ -707,56 +682,12 @@ int set_cpus_allowed(struct task *t, const struct cpumask *mask)
 	return err;
 }
 
-/* ---------------------------------------------------------------- sleeping */
-
-struct sleeper {
-	struct list_head node;
-	struct task *task;
-	u64 wake_at;
-};
-
-static struct spinlock sleep_lock = SPINLOCK_INIT;
-static struct list_head sleepers = LIST_HEAD_INIT(sleepers);
-
-void sched_sleep_ns(u64 ns)
-{
-	struct sleeper s = { .task = current_task(), .wake_at = arch_clock_ns() + ns };
-	unsigned long flags = spin_lock_irqsave(&sleep_lock);
-
-	list_add_tail(&s.node, &sleepers);
-	s.task->state = TASK_UNINTERRUPTIBLE;
-	spin_unlock_irqrestore(&sleep_lock, flags);
-	while (s.task->state != TASK_RUNNING)
-		schedule();
-	flags = spin_lock_irqsave(&sleep_lock);
-	if (!list_empty(&s.node))
-		list_del(&s.node);
-	spin_unlock_irqrestore(&sleep_lock, flags);
-}
-
-/* Called on CPU 0's tick: wakes the sleepers whose time has come. */
-static void wake_sleepers(void)
-{
-	u64 now = arch_clock_ns();
-	struct list_head *pos, *tmp;
-
-	spin_lock(&sleep_lock);
-	list_for_each_safe(pos, tmp, &sleepers) {
-		struct sleeper *s = list_entry(pos, struct sleeper, node);
-
-		if ((s64)(now - s->wake_at) >= 0) {
-			list_del(&s->node);
-			try_to_wake_up(s->task, 0);
-		}
-	}
-	spin_unlock(&sleep_lock);
-}
-
 /* ---------------------------------------------------------------- tick and idle */
 
 void scheduler_tick(u32 cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
+	const struct sched_class *class;
 	struct task *curr;
 
 	if (!sched_running || !rq)
@@ -768,11 +699,10 @@ void scheduler_tick(u32 cpu)
 		curr->sched_class->task_tick(rq, curr);
 	update_cpu_load(rq);
 	spin_unlock(&rq->lock);
-	if (cpu == 0)
-		wake_sleepers();
 	/* Periodic balancing runs whatever runs here, idle and stopper included (as in Linux). */
-	if (fair_sched_class.trigger_balance)
-		fair_sched_class.trigger_balance(rq);
+	for_each_class (class)
+		if (class->balance)
+			class->balance(rq, SCHED_BALANCE_TICK);
 }
 
 void sched_idle_loop(void)
@@ -799,7 +729,7 @@ static struct task *idle_task_create(u32 cpu)
 
 	if (!t)
 		return NULL;
-	task_init(t, "swapper", 0);
+	sched_task_init(t, "swapper", 0);
 	t->sched_class = &idle_sched_class;
 	t->cpu = cpu;
 	t->on_cpu = 1;
@@ -815,6 +745,8 @@ static struct task *idle_task_create(u32 cpu)
 
 int sched_init(const struct machine *m)
 {
+	const struct sched_class *class;
+
 	sched_classes_init();
 	for (u32 cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct rq *rq = kzalloc(sizeof(*rq));
@@ -825,9 +757,9 @@ int sched_init(const struct machine *m)
 		rq->cpu = cpu;
 		rq->cpu_power = SCHED_POWER_SCALE;
 		rq->avg_idle = balance_initial_avg_idle();
-		rq->cfs.tasks_timeline = (struct rb_root_cached)RB_ROOT_CACHED;
-		rq->cfs.min_vruntime = (u64)(-(1LL << 20)); /* wraps early: catches unsafe compares */
-		list_init(&rq->cfs_tasks);
+		for_each_class (class)
+			if (class->rq_init)
+				class->rq_init(rq);
 		rq->idle = idle_task_create(cpu);
 		if (!rq->idle)
 			return -ENOMEM;

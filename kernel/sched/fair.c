@@ -37,6 +37,12 @@ static inline struct task *task_of(struct sched_entity *se)
 	return container_of(se, struct task, se);
 }
 
+/* A fair task's weight is its task's, set by the core from its nice value. */
+static inline struct load_weight *se_load(struct sched_entity *se)
+{
+	return &task_of(se)->load;
+}
+
 static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
 {
 	return container_of(cfs_rq, struct rq, cfs);
@@ -78,8 +84,8 @@ static bool entity_less(const struct rb_node *a, const struct rb_node *b)
 /* Wall-clock ns to se's virtual ns: delta * NICE_0_LOAD / weight. */
 static u64 calc_delta_fair(u64 delta, struct sched_entity *se)
 {
-	if (se->load.weight != NICE_0_LOAD)
-		delta = calc_delta_mine(delta, NICE_0_LOAD, &se->load);
+	if (se_load(se)->weight != NICE_0_LOAD)
+		delta = calc_delta_mine(delta, NICE_0_LOAD, se_load(se));
 	return delta;
 }
 
@@ -106,10 +112,10 @@ static u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 	if (!se->on_rq) {
 		with_se = cfs_rq->load;
-		update_load_add(&with_se, se->load.weight);
+		update_load_add(&with_se, se_load(se)->weight);
 		load = &with_se;
 	}
-	return calc_delta_mine(slice, se->load.weight, load);
+	return calc_delta_mine(slice, se_load(se)->weight, load);
 }
 
 /* The slice in se's virtual time: how far a new task's vruntime starts behind. */
@@ -144,25 +150,26 @@ static void update_min_vruntime(struct cfs_rq *cfs_rq)
 	cfs_rq->min_vruntime = vruntime_max(cfs_rq->min_vruntime, vruntime);
 }
 
-/* Charges the running task for the time since it was last charged. */
+/*
+ * Charges the running task for the time since it was last charged: the
+ * core's accounting advances its run time, this class its vruntime.
+ * cfs_rq->curr, when set, is the runqueue's running task.
+ */
 static void update_curr(struct cfs_rq *cfs_rq)
 {
 	struct sched_entity *curr = cfs_rq->curr;
-	u64 now = rq_of(cfs_rq)->clock_task, delta;
+	u64 delta;
 
 	if (!curr)
 		return;
-	delta = now - curr->exec_start;
-	if ((s64)delta <= 0)
+	delta = update_curr_common(rq_of(cfs_rq));
+	if (!delta)
 		return;
-	curr->sum_exec_runtime += delta;
-	rq_of(cfs_rq)->stats.rq_cpu_time += delta; /* schedstat: time tasks ran here */
 	curr->vruntime += calc_delta_fair(delta, curr);
 	update_min_vruntime(cfs_rq);
-	curr->exec_start = now;
 }
 
-void fair_update_curr(struct rq *rq)
+static void update_curr_fair(struct rq *rq)
 {
 	update_curr(&rq->cfs);
 }
@@ -197,8 +204,8 @@ static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *s
 {
 	struct rq *rq = rq_of(cfs_rq);
 
-	update_load_add(&cfs_rq->load, se->load.weight);
-	update_load_add(&rq->load, se->load.weight);
+	update_load_add(&cfs_rq->load, se_load(se)->weight);
+	update_load_add(&rq->load, se_load(se)->weight);
 	list_add(&se->group_node, &rq->cfs_tasks);
 	cfs_rq->nr_running++;
 }
@@ -207,8 +214,8 @@ static void account_entity_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *s
 {
 	struct rq *rq = rq_of(cfs_rq);
 
-	update_load_sub(&cfs_rq->load, se->load.weight);
-	update_load_sub(&rq->load, se->load.weight);
+	update_load_sub(&cfs_rq->load, se_load(se)->weight);
+	update_load_sub(&rq->load, se_load(se)->weight);
 	list_del(&se->group_node);
 	cfs_rq->nr_running--;
 }
@@ -351,9 +358,7 @@ static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (se->on_rq)
 		rb_erase_cached(&se->run_node, &cfs_rq->tasks_timeline);
-	se->exec_start = rq_of(cfs_rq)->clock_task;
 	cfs_rq->curr = se;
-	se->prev_sum_exec_runtime = se->sum_exec_runtime;
 }
 
 static struct task *pick_next_task_fair(struct rq *rq)
@@ -394,7 +399,7 @@ static void put_prev_task_fair(struct rq *rq, struct task *prev)
 static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 {
 	u64 ideal = sched_slice(cfs_rq, curr);
-	u64 ran = curr->sum_exec_runtime - curr->prev_sum_exec_runtime;
+	u64 ran = task_of(curr)->sum_exec_runtime - task_of(curr)->prev_sum_exec_runtime;
 	struct sched_entity *left;
 	s64 lead;
 
@@ -548,6 +553,58 @@ static void prio_changed_fair(struct rq *rq, struct task *p, int old_nice)
 		resched_curr(rq);
 }
 
+/* ---------------------------------------------------------------- joining and leaving */
+
+static void rq_init_fair(struct rq *rq)
+{
+	rq->cfs = (struct cfs_rq){ .tasks_timeline = RB_ROOT_CACHED };
+	rq->cfs.min_vruntime = (u64)(-(1LL << 20)); /* wraps early: catches unsafe compares */
+	list_init(&rq->cfs_tasks);
+}
+
+/*
+ * p joins the class (its slot zeroed): on no queue, vruntime 0 relative to
+ * whichever queue takes it, so an enqueue puts it at that min_vruntime. A
+ * new task's task_fork places it properly before its first wake-up.
+ */
+static void task_init_fair(struct task *p)
+{
+	struct sched_entity *se = &p->se;
+
+	RB_CLEAR_NODE(&se->run_node);
+	list_init(&se->group_node);
+	se->on_rq = false;
+	se->vruntime = 0;
+}
+
+/*
+ * p came from another class (sched_setclass). Queued, it is at its queue's
+ * min_vruntime; running, it becomes the queue's current, out of the
+ * timeline. Asleep, its vruntime is made absolute for the queue it slept
+ * on, as a fair sleeper's is, so its wake-up makes it relative again.
+ */
+static void switched_to_fair(struct rq *rq, struct task *p)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+
+	if (!se->on_rq) {
+		se->vruntime += cfs_rq->min_vruntime;
+		return;
+	}
+	if (task_running(rq, p) && cfs_rq->curr != se)
+		set_next_entity(cfs_rq, se);
+}
+
+/* The balancer (balance.c): new-idle pulling and the tick's periodic pass. */
+static void balance_fair(struct rq *rq, enum sched_balance_why why)
+{
+	if (why == SCHED_BALANCE_NEWIDLE)
+		idle_balance_fair(rq);
+	else
+		trigger_balance_fair(rq);
+}
+
 /* ---------------------------------------------------------------- checking */
 
 /*
@@ -590,11 +647,11 @@ int fair_verify(struct rq *rq)
 			err = verify_fail(rq, "a task in the timeline is not marked queued");
 		if (task_cpu(task_of(se)) != rq->cpu)
 			err = verify_fail(rq, "a task in the timeline belongs to another CPU");
-		load += se->load.weight;
+		load += se_load(se)->weight;
 		queued++;
 	}
 	if (curr && curr->on_rq) {
-		load += curr->load.weight;
+		load += se_load(curr)->weight;
 		queued++;
 	}
 	if (queued != cfs_rq->nr_running)
@@ -623,7 +680,8 @@ int fair_verify(struct rq *rq)
 const struct sched_class fair_sched_class = {
 	.name = "fair",
 	.rank = 100,
-	.update_curr = fair_update_curr,
+	.rq_init = rq_init_fair,
+	.update_curr = update_curr_fair,
 	.enqueue_task = enqueue_task_fair,
 	.dequeue_task = dequeue_task_fair,
 	.yield_task = yield_task_fair,
@@ -636,7 +694,8 @@ const struct sched_class fair_sched_class = {
 	.task_waking = task_waking_fair,
 	.migrate_task_rq = migrate_task_rq_fair,
 	.prio_changed = prio_changed_fair,
-	.idle_balance = idle_balance_fair,	 /* balance.c */
-	.trigger_balance = trigger_balance_fair, /* balance.c */
+	.task_init = task_init_fair,
+	.switched_to = switched_to_fair,
+	.balance = balance_fair,
 };
 SCHED_CLASS_REGISTER(fair_sched_class);

@@ -52,12 +52,12 @@ void set_load_weight(struct task *p)
 	int nice = p->nice < NICE_MIN ? NICE_MIN : p->nice > NICE_MAX ? NICE_MAX : p->nice;
 
 	if (p->policy == SCHED_IDLE) {
-		p->se.load.weight = WEIGHT_IDLEPRIO;
-		p->se.load.inv_weight = WMULT_IDLEPRIO;
+		p->load.weight = WEIGHT_IDLEPRIO;
+		p->load.inv_weight = WMULT_IDLEPRIO;
 		return;
 	}
-	p->se.load.weight = (unsigned long)prio_to_weight[nice - NICE_MIN];
-	p->se.load.inv_weight = prio_to_wmult[nice - NICE_MIN];
+	p->load.weight = (unsigned long)prio_to_weight[nice - NICE_MIN];
+	p->load.inv_weight = prio_to_wmult[nice - NICE_MIN];
 }
 
 /* A sum of weights changes: its inverse is recomputed on next use. */

@@ -10,7 +10,6 @@
  */
 #include <arch/cpu.h>
 #include <arch/smp.h>
-#include <arch/time.h>
 
 #include "lib/list.h"
 #include "sched/sched.h"
@@ -23,39 +22,62 @@ static struct rr_rq {
 	u32 nr;			/* tasks of this class on the CPU, the running one included */
 } rr_rqs[MAX_CPUS];
 
+/* This class's state of each of its tasks, in the task's class slot. */
+struct rr_task {
+	struct list_head run_list; /* in rr_rq.queue while waiting */
+	u64 slice_left;		   /* ns left of its slice */
+	bool queued;		   /* enqueued in the class (running or waiting) */
+};
+
 static struct rr_rq *rr_rq(struct rq *rq)
 {
-	struct rr_rq *r = &rr_rqs[rq->cpu];
+	return &rr_rqs[rq->cpu];
+}
 
-	if (!r->queue.next)
-		list_init(&r->queue); /* first use: zeroed static memory */
-	return r;
+static struct rr_task *rr_task(struct task *p)
+{
+	return sched_task_priv(p, struct rr_task);
+}
+
+static struct task *rr_task_of(struct list_head *node)
+{
+	return sched_priv_task(list_entry(node, struct rr_task, run_list));
+}
+
+static void rq_init_rr(struct rq *rq)
+{
+	struct rr_rq *r = rr_rq(rq);
+
+	list_init(&r->queue);
+	r->nr = 0;
 }
 
 static void enqueue_task_rr(struct rq *rq, struct task *p, int flags)
 {
 	struct rr_rq *r = rr_rq(rq);
+	struct rr_task *rt = rr_task(p);
 
-	list_add_tail(&p->run_list, &r->queue);
-	p->rr_queued = true;
+	list_add_tail(&rt->run_list, &r->queue);
+	rt->queued = true;
 	r->nr++;
 }
 
 static void dequeue_task_rr(struct rq *rq, struct task *p, int flags)
 {
 	struct rr_rq *r = rr_rq(rq);
+	struct rr_task *rt = rr_task(p);
 
-	if (!list_empty(&p->run_list)) {
-		list_del(&p->run_list);
-		list_init(&p->run_list);
+	if (!list_empty(&rt->run_list)) {
+		list_del(&rt->run_list);
+		list_init(&rt->run_list);
 	}
-	p->rr_queued = false;
+	rt->queued = false;
 	r->nr--;
 }
 
 static void yield_task_rr(struct rq *rq)
 {
-	rq->curr->rr_slice_left = 0; /* put_prev_task sends it to the tail */
+	rr_task(rq->curr)->slice_left = 0; /* put_prev_task sends it to the tail */
 }
 
 static void check_preempt_curr_rr(struct rq *rq, struct task *p, int wake_flags)
@@ -66,49 +88,52 @@ static void check_preempt_curr_rr(struct rq *rq, struct task *p, int wake_flags)
 static struct task *pick_next_task_rr(struct rq *rq)
 {
 	struct rr_rq *r = rr_rq(rq);
+	struct rr_task *rt;
 	struct task *p;
 
 	if (list_empty(&r->queue))
 		return NULL;
-	p = list_entry(r->queue.next, struct task, run_list);
-	list_del(&p->run_list); /* the running task is off the FIFO */
-	list_init(&p->run_list);
-	if (!p->rr_slice_left)
-		p->rr_slice_left = RR_SLICE_NS;
-	p->se.exec_start = arch_clock_ns();
+	p = rr_task_of(r->queue.next);
+	rt = rr_task(p);
+	list_del(&rt->run_list); /* the running task is off the FIFO */
+	list_init(&rt->run_list);
+	if (!rt->slice_left)
+		rt->slice_left = RR_SLICE_NS;
 	return p;
 }
 
-static void account(struct task *p)
+/* Charges rq->curr (p) through the core's accounting and takes the time off its slice. */
+static void account(struct rq *rq, struct task *p)
 {
-	u64 now = arch_clock_ns(), ran = now - p->se.exec_start;
+	struct rr_task *rt = rr_task(p);
+	u64 ran = update_curr_common(rq);
 
-	p->se.sum_exec_runtime += ran;
-	p->se.exec_start = now;
-	p->rr_slice_left = ran >= p->rr_slice_left ? 0 : p->rr_slice_left - ran;
+	rt->slice_left = ran >= rt->slice_left ? 0 : rt->slice_left - ran;
 }
 
 static void put_prev_task_rr(struct rq *rq, struct task *prev)
 {
-	account(prev);
-	if (!prev->rr_queued) /* dequeued (sleeping, or leaving the class) */
+	struct rr_task *rt = rr_task(prev);
+
+	account(rq, prev);
+	if (!rt->queued) /* dequeued (sleeping, or leaving the class) */
 		return;
 	/* Still runnable: first in line if its slice is not spent (a higher class cut in), else last. */
-	if (prev->rr_slice_left)
-		list_add(&prev->run_list, &rr_rq(rq)->queue);
+	if (rt->slice_left)
+		list_add(&rt->run_list, &rr_rq(rq)->queue);
 	else
-		list_add_tail(&prev->run_list, &rr_rq(rq)->queue);
+		list_add_tail(&rt->run_list, &rr_rq(rq)->queue);
 }
 
 static void update_curr_rr(struct rq *rq)
 {
-	account(rq->curr);
+	account(rq, rq->curr);
 }
 
 static void task_tick_rr(struct rq *rq, struct task *p)
 {
-	account(p);
-	if (!p->rr_slice_left && !list_empty(&rr_rq(rq)->queue))
+	account(rq, p);
+	if (!rr_task(p)->slice_left && !list_empty(&rr_rq(rq)->queue))
 		resched_curr(rq);
 }
 
@@ -131,15 +156,31 @@ static u32 select_task_rq_rr(struct task *p, int sd_flag, int wake_flags)
 	return best < MAX_CPUS ? best : task_cpu(p);
 }
 
-static void task_fork_rr(struct task *p)
+/* A task joins the class (new, or moved here): off the FIFO, a full slice ahead. */
+static void task_init_rr(struct task *p)
 {
-	list_init(&p->run_list);
-	p->rr_slice_left = RR_SLICE_NS;
+	struct rr_task *rt = rr_task(p);
+
+	list_init(&rt->run_list);
+	rt->slice_left = RR_SLICE_NS;
+	rt->queued = false;
+}
+
+/* p moved here while running: it is the class's current, so off the FIFO enqueue put it on. */
+static void switched_to_rr(struct rq *rq, struct task *p)
+{
+	struct rr_task *rt = rr_task(p);
+
+	if (task_running(rq, p) && !list_empty(&rt->run_list)) {
+		list_del(&rt->run_list);
+		list_init(&rt->run_list);
+	}
 }
 
 const struct sched_class rr_sched_class = {
 	.name = "rr",
 	.rank = 200,
+	.rq_init = rq_init_rr,
 	.enqueue_task = enqueue_task_rr,
 	.dequeue_task = dequeue_task_rr,
 	.yield_task = yield_task_rr,
@@ -149,6 +190,7 @@ const struct sched_class rr_sched_class = {
 	.select_task_rq = select_task_rq_rr,
 	.update_curr = update_curr_rr,
 	.task_tick = task_tick_rr,
-	.task_fork = task_fork_rr,
+	.task_init = task_init_rr,
+	.switched_to = switched_to_rr,
 };
 SCHED_CLASS_REGISTER(rr_sched_class);

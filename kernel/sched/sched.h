@@ -89,49 +89,167 @@ struct rq {
 	struct rq_sched_stats stats;
 };
 
+/* Why the core calls a class's balance operation. */
+enum sched_balance_why {
+	/*
+	 * rq is about to go idle (schedule(), nothing queued): pull work now.
+	 * rq->lock held, interrupts off; the class may drop and retake the lock.
+	 */
+	SCHED_BALANCE_NEWIDLE,
+	/* The tick on rq's CPU: periodic balancing. Interrupts off, no rq lock held. */
+	SCHED_BALANCE_TICK,
+};
+
 /*
- * A scheduling policy. All operations run with rq->lock held and
- * interrupts off unless said otherwise; a NULL operation means "nothing to
- * do" except where marked required.
+ * A scheduling policy: the whole boundary between the core (core.c) and a
+ * class. The core calls a class only through these operations and never
+ * touches its per-runqueue or per-task state; a class keeps its per-task
+ * state in the task's class slot (p->se for fair, sched_task_priv()
+ * otherwise) and charges run time only through update_curr_common().
+ * docs/scheduler-classes.md has the table of operations.
+ *
+ * Unless said otherwise an operation runs with rq->lock held and interrupts
+ * off, and acts on rq (p's runqueue) only. "Required": a class without it
+ * is refused at registration (sched_classes_init() names the operation);
+ * every other operation may be NULL, which the core reads as "nothing to do".
  */
 struct sched_class {
-	const char *name; /* what sched= calls it */
+	const char *name; /* what sched= calls it; required */
 	int rank;	  /* lower runs first: stop 0, fair 100, idle 1000; a lab class picks its place */
 
-	/* Required. Makes p runnable on rq (p->on_rq set by the core). */
+	/*
+	 * Per-runqueue set-up: sched_init() calls it for every class and every
+	 * runqueue before any task exists (no lock needed, nothing runs yet).
+	 * A class with per-CPU state outside struct rq initialises it here.
+	 */
+	void (*rq_init)(struct rq *rq);
+
+	/* Required. Makes p runnable on rq (the core sets p->on_rq and rq->nr_running). */
 	void (*enqueue_task)(struct rq *rq, struct task *p, int flags);
-	/* Required. Removes p from rq's queue. */
+	/* Required. Removes p from rq's queue (p may be rq->curr). */
 	void (*dequeue_task)(struct rq *rq, struct task *p, int flags);
-	/* rq->curr gives up the CPU (task_yield, the sched_yield system call). */
+	/* rq->curr gives up the CPU (task_yield, the sched_yield system call); schedule() follows. */
 	void (*yield_task)(struct rq *rq);
-	/* A task of this class became runnable on rq: should rq->curr be preempted? Calls resched_curr. */
+	/*
+	 * p of this class became runnable on rq while rq->curr is of this class
+	 * too: should rq->curr be preempted? Calls resched_curr() if so. (A task
+	 * of a higher class always preempts; the core decides that itself.)
+	 */
 	void (*check_preempt_curr)(struct rq *rq, struct task *p, int wake_flags);
-	/* Required. The next task to run, made rq->curr's successor (set as the class's current), or NULL. */
+	/*
+	 * Required. The task of this class to run next on rq, now the class's
+	 * current, or NULL if it has none. The core then makes it rq->curr and
+	 * starts its run-time accounting (exec_start, prev_sum_exec_runtime).
+	 */
 	struct task *(*pick_next_task)(struct rq *rq);
-	/* Required. prev stops running (it may stay queued). */
+	/*
+	 * Required. prev (rq->curr, of this class) stops running; it may still
+	 * be queued (preempted), then the class puts it back among its waiters.
+	 */
 	void (*put_prev_task)(struct rq *rq, struct task *prev);
 	/*
 	 * Chooses a CPU for p (sd_flag: SD_BALANCE_WAKE/FORK/EXEC). Runs with
 	 * p->pi_lock held and no rq lock; reads the sched topology snapshot.
+	 * NULL: p stays on its CPU. The core falls back on an allowed online
+	 * CPU if the answer is not one.
 	 */
 	u32 (*select_task_rq)(struct task *p, int sd_flag, int wake_flags);
-	/* Charges rq->curr (of this class) its runtime up to now; rq lock held. */
+	/* Charges rq->curr (of this class) its run time up to rq->clock_task (task_sched_runtime). */
 	void (*update_curr)(struct rq *rq);
-	/* The tick hit while p (rq->curr) ran. */
+	/* The tick hit while p (rq->curr, of this class) ran. */
 	void (*task_tick)(struct rq *rq, struct task *p);
-	/* A new task p is set up (before its first enqueue); no rq lock. */
+	/*
+	 * p joins the class: a new task at creation (no lock held, p not yet
+	 * visible to anyone), or an existing one in sched_setclass() (p's
+	 * rq->lock and pi_lock held, p dequeued and not current in its old
+	 * class). Initialises p's class slot, which the core has zeroed.
+	 */
+	void (*task_init)(struct task *p);
+	/* A new task p is about to be woken for the first time (task_wake_new); no rq lock. */
 	void (*task_fork)(struct task *p);
-	/* p is about to be woken (before select_task_rq); pi_lock held. */
+	/* p is about to be woken (before select_task_rq); pi_lock held, no rq lock. */
 	void (*task_waking)(struct task *p);
 	/* p moves to new_cpu while not queued there yet. */
 	void (*migrate_task_rq)(struct task *p, u32 new_cpu);
-	/* p's nice changed, p already re-queued with its new weight if queued; rq lock held. */
+	/* p's nice changed, p already re-queued with its new weight if queued. */
 	void (*prio_changed)(struct rq *rq, struct task *p, int old_nice);
-	/* rq is about to go idle: pull work (new-idle balancing). Drops and retakes rq->lock. */
-	void (*idle_balance)(struct rq *rq);
-	/* Periodic balancing, from the tick (interrupts off, no rq lock). */
-	void (*trigger_balance)(struct rq *rq);
+	/*
+	 * sched_setclass(): p leaves this class (already dequeued and put, if
+	 * it was queued and running) ...
+	 */
+	void (*switched_from)(struct rq *rq, struct task *p);
+	/*
+	 * ... and p has joined this class: task_init() done, p enqueued if it
+	 * is runnable. If p is rq->curr it is running: the class takes it as
+	 * its current, as if pick_next_task() had returned it.
+	 */
+	void (*switched_to)(struct rq *rq, struct task *p);
+	/*
+	 * p of this class has exited and run for the last time (after its
+	 * final switch away; no lock held, p off every queue). Frees whatever
+	 * the class allocated for p; p itself is freed by the core later.
+	 */
+	void (*task_dead)(struct task *p);
+	/*
+	 * Balancing between runqueues, called by the core for every class in
+	 * rank order: see enum sched_balance_why for the two cases and their
+	 * locks. For SCHED_BALANCE_NEWIDLE the core stops at the first class
+	 * after which rq has a task queued.
+	 */
+	void (*balance)(struct rq *rq, enum sched_balance_why why);
 };
+
+/*
+ * Per-task state of a class defined outside the kernel's own files (a lab
+ * class, a test's FIFO class): each task has a class slot of
+ * SCHED_TASK_PRIV_SIZE bytes, shared by the classes (a union: only the
+ * task's current class uses it). A class reads and writes its state as
+ *
+ *	struct my_task *mt = sched_task_priv(p, struct my_task);
+ *
+ * which fails to compile if the type does not fit or needs more than
+ * 8-byte alignment. The core zeroes the slot before the class's task_init.
+ * sched_priv_task(mt) goes back from the state to its task.
+ */
+#define sched_task_priv(p, type)                                                             \
+	({                                                                                   \
+		_Static_assert(sizeof(type) <= SCHED_TASK_PRIV_SIZE, "class slot too small"); \
+		_Static_assert(_Alignof(type) <= 8, "class slot aligned to 8 bytes only");    \
+		(type *)(void *)(p)->class_priv;                                             \
+	})
+#define sched_priv_task(priv) container_of((void *)(priv), struct task, class_priv)
+
+/*
+ * The core's run-time accounting, which every class calls to charge the
+ * running task (from its update_curr, task_tick, put_prev_task ...): rq
+ * lock held, rq->curr the task being charged. Advances rq->curr's
+ * sum_exec_runtime and exec_start to rq->clock_task, counts the time in
+ * rq's schedstat, and returns the ns charged (0 if the clock did not move).
+ */
+u64 update_curr_common(struct rq *rq);
+
+/*
+ * Moves p to class (the watchdog's fallback, the stopper's adoption):
+ * takes p's pi_lock and rq lock. p is dequeued from and put by its old
+ * class if queued / running, switched_from, its slot zeroed, then
+ * task_init, enqueued (if it was queued), switched_to. No-op if p already
+ * is in class. __sched_setclass() is the same with both locks held.
+ */
+void sched_setclass(struct task *p, const struct sched_class *class);
+void __sched_setclass(struct rq *rq, struct task *p, const struct sched_class *class);
+
+/*
+ * schedule()'s bookkeeping, everything but the context switch, shared by
+ * the kernel's __schedule() and the host simulators: rq->lock held,
+ * interrupts off. Updates the clock; takes prev (rq->curr) off the queue
+ * if it is going to sleep (not when preempt: a preempted task stays
+ * queued); lets the classes balance (SCHED_BALANCE_NEWIDLE) if nothing is
+ * left queued; puts prev; picks next (the first class with a task);
+ * counts it in the statistics; and, if next is not prev, makes it rq->curr
+ * with on_cpu set and prev in rq->prev_task. Returns next. The caller
+ * switches to next and, in next, clears prev->on_cpu and drops the lock.
+ */
+struct task *sched_pick_next(struct rq *rq, bool preempt);
 
 extern const struct sched_class stop_sched_class;
 extern const struct sched_class fair_sched_class;
@@ -162,6 +280,14 @@ extern const struct sched_class *sched_default_class;
 
 /* A registered class by name, or NULL. */
 const struct sched_class *sched_class_find(const char *name);
+
+/*
+ * Builds sched_class_list: stop, then classes[0..n) by rank, then idle
+ * (sched_init() passes the registered classes). A class without a name or
+ * a required operation is left out after a pr_err naming the class and
+ * the operation. Returns how many were left out. Exposed for tests.
+ */
+u32 sched_classes_setup(const struct sched_class *const *classes, u32 n);
 
 /* ---------------------------------------------------------------- runqueues */
 
@@ -252,13 +378,23 @@ void scheduler_tick(u32 cpu);
 /* Each CPU's idle loop, entered once it has nothing else to do; never returns. */
 __noreturn void sched_idle_loop(void);
 
-/* Woken whenever a task exits (task_reap waits here). */
+/* Woken whenever a task exits (task_reap waits here); task.c's. */
 extern struct wait_queue task_exit_wq;
 
-/* ---------------------------------------------------------------- hooks */
+/*
+ * The scheduler's part of a new task t (task.c's task_create, the idle
+ * tasks): state, the default class (its task_init called), nice and
+ * weight, every CPU allowed, the name. t is zeroed and not yet visible.
+ */
+void sched_task_init(struct task *t, const char *name, int nice);
 
-/* Core -> fair: the clock of the current task advanced (update_curr). */
-void fair_update_curr(struct rq *rq);
+/* A new task's first code (kthread_entry): finishes the switch that started it (drops the lock). */
+void schedule_tail(void);
+
+/* From interrupt exit (interrupts off): switch away if the tick or a wake-up asked for it. */
+void preempt_schedule_irq(void);
+
+/* ---------------------------------------------------------------- checks */
 
 /*
  * Checks rq's CFS queue (rq lock held): the timeline is a valid rbtree in

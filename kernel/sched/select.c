@@ -68,7 +68,7 @@ static s64 waker_weight(u32 cpu)
 {
 	struct task *curr = READ_ONCE(cpu_rq(cpu)->curr);
 
-	return curr ? (s64)curr->se.load.weight : 0;
+	return curr ? (s64)curr->load.weight : 0;
 }
 
 /*
@@ -106,7 +106,7 @@ bool wake_affine(struct sched_domain *sd, struct task *p, u32 this_cpu, bool syn
 	this_load = (s64)target_load(this_cpu, idx);
 	if (sync)
 		this_load -= waker_weight(this_cpu);
-	weight = (s64)p->se.load.weight;
+	weight = (s64)p->load.weight;
 
 	if (this_load > 0) {
 		s64 this_eff_load = 100 * (s64)power_of(prev_cpu) * (this_load + weight);

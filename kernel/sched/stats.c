@@ -218,8 +218,8 @@ static void show_task(struct task *p, void *arg)
 
 	out_line(out, "%5d %-15s %3u %-8s %4d %14llu %14llu %10llu %10llu %10llu %10llu", p->pid,
 		 p->comm, task_cpu(p), task_state_name(p), p->nice,
-		 (ull)p->se.sum_exec_runtime, (ull)s->run_delay, (ull)s->pcount,
-		 (ull)p->se.nr_migrations, (ull)s->nr_voluntary_switches,
+		 (ull)p->sum_exec_runtime, (ull)s->run_delay, (ull)s->pcount,
+		 (ull)p->nr_migrations, (ull)s->nr_voluntary_switches,
 		 (ull)s->nr_involuntary_switches);
 }
 

@@ -159,15 +159,8 @@ static void stopper_adopt(struct task *p)
 	if (p->on_rq && !task_running(rq, p)) {
 		deactivate_task(rq, p, DEQUEUE_SLEEP);
 		p->state = TASK_INTERRUPTIBLE;
-		p->sched_class = &stop_sched_class;
-	} else if (p->on_rq) {
-		p->sched_class->dequeue_task(rq, p, 0);
-		p->sched_class->put_prev_task(rq, p);
-		p->sched_class = &stop_sched_class;
-		p->sched_class->enqueue_task(rq, p, 0);
-	} else {
-		p->sched_class = &stop_sched_class;
 	}
+	__sched_setclass(rq, p, &stop_sched_class);
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
 }

@@ -35,18 +35,21 @@ struct load_weight {
 	u32 inv_weight; /* 2^32 / weight; 0 means "recompute" */
 };
 
-/* A CFS-scheduled entity (a task; groups would be entities too). */
+/*
+ * A CFS-scheduled entity (a task; groups would be entities too): the fair
+ * class's per-task state, in its slot of struct task. Its weight is the
+ * task's (task->load), its run time the task-level accounting below.
+ */
 struct sched_entity {
-	struct load_weight load;
 	struct rb_node run_node;     /* in cfs_rq.tasks_timeline while queued and not running */
 	struct list_head group_node; /* in rq.cfs_tasks while queued (the balancer's list) */
 	bool on_rq;
-	u64 exec_start;		     /* clock_task when it last started running or was accounted */
-	u64 sum_exec_runtime;	     /* ns it has run, in total */
-	u64 prev_sum_exec_runtime;   /* sum_exec_runtime when it was last picked */
 	u64 vruntime;		     /* virtual runtime (ns at nice 0), wrap-safe compares */
-	u64 nr_migrations;
 };
+
+/* Bytes of the class slot of struct task (fair's sched_entity and any class's state fit). */
+#define SCHED_TASK_PRIV_SIZE 64
+_Static_assert(sizeof(struct sched_entity) <= SCHED_TASK_PRIV_SIZE, "fair's entity fits the slot");
 
 /* Per-task scheduling statistics (issue 4 item 8). */
 struct task_sched_stats {
@@ -69,7 +72,15 @@ struct task {
 	/* Scheduler state: see the locking rules in kernel/sched/sched.h. */
 	volatile long state;		 /* TASK_* */
 	const struct sched_class *sched_class;
-	struct sched_entity se;
+	/*
+	 * The class slot: the per-task state of the task's current class. Fair
+	 * uses se; every other class its own type through sched_task_priv()
+	 * (kernel/sched/sched.h). sched_setclass() zeroes it between classes.
+	 */
+	union {
+		struct sched_entity se;
+		unsigned char class_priv[SCHED_TASK_PRIV_SIZE];
+	};
 	int on_rq;			 /* queued on cpu's runqueue (running counts) */
 	volatile int on_cpu;		 /* running, or its context not yet saved */
 	u32 cpu;			 /* the runqueue it is on, or was last on */
@@ -80,9 +91,17 @@ struct task {
 	volatile bool migration_pending; /* set_cpus_allowed() is moving it off a CPU it may not use */
 	struct spinlock pi_lock;	 /* serialises wake-ups of this task */
 	struct task_sched_stats stats;
-	struct list_head run_list;	 /* list-based classes' queue (rr.c), while queued */
-	u64 rr_slice_left;		 /* rr.c: ns left of its slice */
-	bool rr_queued;			 /* rr.c: enqueued in the class (running or waiting) */
+
+	/*
+	 * Class-independent accounting, kept by the core: the weight its nice
+	 * value gives it (set_load_weight) and its run time, which every class
+	 * advances through update_curr_common() while the task runs.
+	 */
+	struct load_weight load;
+	u64 exec_start;			 /* clock_task when it last started running or was accounted */
+	u64 sum_exec_runtime;		 /* ns it has run, in total */
+	u64 prev_sum_exec_runtime;	 /* sum_exec_runtime when it was last picked */
+	u64 nr_migrations;		 /* times it moved to another CPU (set_task_cpu) */
 
 	/* Identity and life. */
 	int pid;

@@ -1,6 +1,8 @@
 /*
- * Interruptible timed sleeps (timed_wait.h): a wait timer on CPU 0's tick
- * for the deadline, the caller's pending signals for the early way out.
+ * Timed sleeps (timed_wait.h, and task.h's sched_sleep_ns): a wait timer
+ * on CPU 0's tick for the deadline -- the kernel's one deadline mechanism
+ * -- and, for the interruptible ones, the caller's pending signals for the
+ * early way out.
  */
 #include "sched/timed_wait.h"
 
@@ -51,4 +53,21 @@ int sleep_ns_interruptible(u64 ns)
 	u64 deadline = ns > SLEEP_FOREVER - 1 - now ? SLEEP_FOREVER - 1 : now + ns;
 
 	return sleep_until_interruptible(deadline);
+}
+
+void sched_sleep_ns(u64 ns)
+{
+	struct task *self = current_task();
+	struct wait_timer timer;
+
+	wait_timer_arm(&timer, arch_clock_ns() + ns);
+	for (;;) {
+		/* As above: the state, then the test; the timer's lock is the barrier. */
+		WRITE_ONCE(self->state, TASK_UNINTERRUPTIBLE);
+		if (wait_timer_fired(&timer))
+			break;
+		schedule();
+	}
+	WRITE_ONCE(self->state, TASK_RUNNING);
+	wait_timer_disarm(&timer);
 }

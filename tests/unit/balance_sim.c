@@ -135,29 +135,7 @@ int bsim_balance_on(u32 cpu, struct sched_domain *sd, enum cpu_idle_type idle)
 
 void bsim_switch_on(u32 cpu)
 {
-	struct rq *rq = cpu_rq(cpu);
-	struct task *prev = rq->curr, *next = NULL;
-	u32 saved = fake_cpu_id;
-
-	fake_cpu_id = cpu;
-	spin_lock(&rq->lock);
-	update_rq_clock(rq);
-	if (prev->state != TASK_RUNNING && prev != rq->idle)
-		deactivate_task(rq, prev, DEQUEUE_SLEEP);
-	prev->sched_class->put_prev_task(rq, prev);
-	const struct sched_class *c;
-
-	for_each_class (c) {
-		next = c->pick_next_task(rq);
-		if (next)
-			break;
-	}
-	rq->need_resched = false;
-	prev->on_cpu = 0;
-	next->on_cpu = 1;
-	rq->curr = next;
-	spin_unlock(&rq->lock);
-	fake_cpu_id = saved;
+	sim_schedule(cpu);
 }
 
 void bsim_run_stopper(u32 cpu)

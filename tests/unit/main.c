@@ -50,6 +50,7 @@
 #pragma weak fs_paths_suite
 #pragma weak fs_select_suite
 #pragma weak madvise_suite
+#pragma weak sched_class_suite
 
 int main(void)
 {
@@ -77,6 +78,7 @@ int main(void)
 		{ "select", select_suite },
 		{ "load", load_suite },
 		{ "fair", fair_suite },
+		{ "sched_class", sched_class_suite },
 		{ "vm", vm_suite },
 		{ "cpio", cpio_suite },
 		{ "initrd", initrd_suite },

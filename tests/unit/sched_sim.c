@@ -76,32 +76,21 @@ struct task *sim_task(const char *name, int nice, u32 cpu)
 	return p;
 }
 
-/* __schedule() in core.c, minus the switch and the statistics. */
+/* __schedule() in core.c: the core's own books (sched_pick_next), then the switch as a no-op. */
 void sim_schedule(u32 cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
-	struct task *prev = rq->curr, *next = NULL;
-	const struct sched_class *class;
+	struct task *prev = rq->curr, *next;
+	u32 saved = fake_cpu_id;
 
 	fake_cpu_id = cpu;
 	spin_lock(&rq->lock);
-	update_rq_clock(rq);
-	if (prev->state != TASK_RUNNING && prev != rq->idle)
-		deactivate_task(rq, prev, DEQUEUE_SLEEP);
-	prev->sched_class->put_prev_task(rq, prev);
-	for_each_class(class)
-	{
-		next = class->pick_next_task(rq);
-		if (next)
-			break;
-	}
+	next = sched_pick_next(rq, false);
 	ck_assert_ptr_nonnull(next);
-	rq->need_resched = false;
-	prev->on_cpu = 0;
-	next->on_cpu = 1;
-	rq->curr = next;
+	if (next != prev)
+		prev->on_cpu = 0; /* finish_task_switch: prev's context is saved */
 	spin_unlock(&rq->lock);
-	fake_cpu_id = 0;
+	fake_cpu_id = saved;
 }
 
 void sim_tick(u32 cpu)

@@ -124,7 +124,7 @@ void fx_load(u32 cpu, u32 nr, unsigned long weight, unsigned long curr_weight)
 		fx_idle(cpu);
 		return;
 	}
-	runner[cpu]->se.load.weight = curr_weight;
+	runner[cpu]->load.weight = curr_weight;
 	rq->curr = runner[cpu];
 	rq->nr_running = nr;
 	rq->load.weight = weight;

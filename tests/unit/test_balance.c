@@ -115,7 +115,7 @@ START_TEST(test_cache_hot_task_waits_for_nice_tries)
 	sim_schedule(0);
 	hot = sim_curr(0) == bsim_tasks[0] ? bsim_tasks[1] : bsim_tasks[0]; /* the one waiting */
 	bsim_publish();
-	hot->se.exec_start = cpu_rq(0)->clock_task; /* it ran until now: the clock stays put */
+	hot->exec_start = cpu_rq(0)->clock_task; /* it ran until now: the clock stays put */
 	sd = bsim_base_sd(1);
 	ck_assert_uint_ge(sd->cache_nice_tries, 1);
 	for (u32 i = 0; i <= sd->cache_nice_tries; i++) {
@@ -143,7 +143,7 @@ START_TEST(test_cache_cold_task_moves_at_once)
 	sim_schedule(0);
 	cold = sim_curr(0) == bsim_tasks[0] ? bsim_tasks[1] : bsim_tasks[0];
 	bsim_publish();
-	cold->se.exec_start = cpu_rq(0)->clock_task - 2 * sysctl_sched_migration_cost;
+	cold->exec_start = cpu_rq(0)->clock_task - 2 * sysctl_sched_migration_cost;
 	ck_assert_int_eq(bsim_balance_on(1, bsim_base_sd(1), CPU_IDLE), 1);
 	ck_assert_uint_eq(task_cpu(cold), 1);
 	ck_assert_uint_eq(bsim_base_sd(1)->stats.lb_hot_gained[CPU_IDLE], 0);
@@ -414,7 +414,7 @@ START_TEST(test_counters_add_up)
 		}
 	}
 	for (u32 i = 0; i < bsim_nr_tasks; i++)
-		migrations += bsim_tasks[i]->se.nr_migrations;
+		migrations += bsim_tasks[i]->nr_migrations;
 	ck_assert_uint_eq(count, balanced + failed + succeeded[CPU_IDLE] + succeeded[CPU_NOT_IDLE]);
 	ck_assert_uint_eq(gained, moved);
 	ck_assert_uint_eq(gained, migrations);

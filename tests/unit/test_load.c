@@ -35,15 +35,15 @@ START_TEST(test_weights)
 	}
 	p.nice = -20;
 	set_load_weight(&p);
-	ck_assert_uint_eq(p.se.load.weight, 88761);
-	ck_assert_uint_eq(p.se.load.inv_weight, 48388);
+	ck_assert_uint_eq(p.load.weight, 88761);
+	ck_assert_uint_eq(p.load.inv_weight, 48388);
 	p.nice = 19;
 	set_load_weight(&p);
-	ck_assert_uint_eq(p.se.load.weight, 15);
+	ck_assert_uint_eq(p.load.weight, 15);
 	p.policy = SCHED_IDLE;
 	set_load_weight(&p);
-	ck_assert_uint_eq(p.se.load.weight, 3);
-	ck_assert_uint_eq(p.se.load.inv_weight, 1431655765);
+	ck_assert_uint_eq(p.load.weight, 3);
+	ck_assert_uint_eq(p.load.inv_weight, 1431655765);
 
 	update_load_add(&lw, 1024);
 	ck_assert_uint_eq(calc_delta_mine(1000, 1024, &lw), 1000);

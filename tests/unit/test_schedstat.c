@@ -145,7 +145,7 @@ START_TEST(test_migrations_counted_on_destination)
 	ck_assert_uint_eq(task_cpu(s), 3);
 	ck_assert_uint_eq(rq_migrations(3), 1);
 	ck_assert_uint_eq(rq_migrations(1), 0);
-	ck_assert_uint_eq(w->se.nr_migrations + s->se.nr_migrations, 2);
+	ck_assert_uint_eq(w->nr_migrations + s->nr_migrations, 2);
 
 	/* The report's Fulcrum-only lines, after the version 15 ones. */
 	fake_console_reset();
@@ -178,7 +178,7 @@ START_TEST(test_migrations_total_matches_tasks)
 			ck_assert_uint_ge(rq_migrations(cpu), cpu_rq(cpu)->nr_running);
 	}
 	for (u32 i = 0; i < bsim_nr_tasks; i++)
-		moved += bsim_tasks[i]->se.nr_migrations;
+		moved += bsim_tasks[i]->nr_migrations;
 	ck_assert_uint_eq(total, moved);
 	ck_assert_uint_ge(total, 7); /* at least 10 -> 3 on CPU 0 */
 	bsim_stop();

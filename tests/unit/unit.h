@@ -49,5 +49,6 @@ Suite *dirent_suite(void);
 Suite *fs_paths_suite(void);
 Suite *fs_select_suite(void);
 Suite *madvise_suite(void);
+Suite *sched_class_suite(void);
 
 #endif
