@@ -239,6 +239,7 @@ KERNEL_C := \
 	kernel/proc/elf.c \
 	kernel/proc/syscall.c \
 	kernel/proc/user_fault.c \
+	kernel/proc/oom.c \
 	kernel/proc/process.c \
 	kernel/proc/fork.c \
 	kernel/proc/exec.c \

@@ -302,6 +302,7 @@ void vm_usage(struct vm *vm, struct vm_usage *out)
 	out->mapped_pages = vm->mapped_pages;
 	out->resident_pages = vm->resident_pages;
 	out->peak_resident_pages = vm->peak_resident_pages;
+	out->table_pages = vm->mm.nr_tables;
 	out->nr_areas = vm->nr_areas;
 	out->brk_start = vm->brk_start;
 	out->brk = vm->brk;

@@ -171,7 +171,8 @@ int vm_fault(struct vm *vm, uintptr_t addr, bool write);
  * vm_brk: returns the new break, or the old one when the request is below
  * the start, would meet another area, or passes the limit.
  * vm_mmap: MAP_PRIVATE | MAP_ANONYMOUS with MAP_FIXED, MAP_FIXED_NOREPLACE,
- * MAP_POPULATE and the advisory flags (MAP_NORESERVE, MAP_STACK, ...);
+ * MAP_POPULATE (every page made now, else -ENOMEM and the new range is
+ * unmapped) and the advisory flags (MAP_NORESERVE, MAP_STACK, ...);
  * file mappings give -EBADF (fd < 0) or -ENODEV, MAP_SHARED anonymous
  * memory, MAP_GROWSDOWN and MAP_HUGETLB give -EINVAL.
  * vm_munmap: 0 even if nothing was mapped there.
@@ -215,6 +216,7 @@ struct vm_usage {
 	u64 mapped_pages;	 /* pages covered by areas (the limit counts these) */
 	u64 resident_pages;	 /* pages present */
 	u64 peak_resident_pages; /* most ever present at once (ru_maxrss) */
+	u64 table_pages;	 /* page-table pages under the user half, the root included */
 	u32 nr_areas;
 	uintptr_t brk_start, brk;
 };

@@ -73,11 +73,19 @@ long vm_mmap(struct vm *vm, unsigned long addr, unsigned long len, unsigned long
 		how = VM_MAP_FIXED;
 	ret = vm_map(vm, addr, len, (unsigned int)prot, how, VMA_ANON);
 	if (ret >= 0 && (flags & MAP_POPULATE) && prot) {
-		/* Like Linux, a page that cannot be had now is left to fault later. */
+		/*
+		 * Every page now, or the call fails with -ENOMEM and nothing of
+		 * it stays: promising memory that a fault later cannot give
+		 * would only move the failure to a kill (Linux overcommits and
+		 * leaves such pages to fault later).
+		 */
 		for (unsigned long va = (unsigned long)ret; va < (unsigned long)ret + len;
-		     va += PAGE_SIZE)
-			if (vm_fault(vm, va, false))
-				break;
+		     va += PAGE_SIZE) {
+			if (vm_fault(vm, va, false)) {
+				vm_munmap(vm, (unsigned long)ret, len);
+				return -ENOMEM;
+			}
+		}
 	}
 	return ret;
 }

@@ -302,12 +302,13 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 		vm_put(vm);
 		return err;
 	}
-	irq = arch_irq_save(); /* the switch and the scheduler's view of t->mm change together */
+	/* The switch and the scheduler's view of t->mm change together; the OOM killer reads p->vm. */
+	irq = spin_lock_irqsave(&proc_lock);
 	old = p->vm;
 	p->vm = vm;
 	t->mm = vm_arch_mm(vm);
 	vm_activate(vm);
-	arch_irq_restore(irq);
+	spin_unlock_irqrestore(&proc_lock, irq);
 	if (old)
 		vm_put(old);
 	vfork_release(t); /* off the vfork parent's memory now */

@@ -103,7 +103,9 @@ static void process_release(struct process *p, struct task *t)
 		vm_usage(vm, &u);
 		p->max_rss_pages = u.peak_resident_pages;
 	}
+	irq = spin_lock_irqsave(&proc_lock); /* the OOM killer's scan reads p->vm under it */
 	p->vm = NULL;
+	spin_unlock_irqrestore(&proc_lock, irq);
 	p->files = NULL;
 	p->fs = NULL;
 	if (files)
@@ -111,6 +113,7 @@ static void process_release(struct process *p, struct task *t)
 	fs_struct_put(fs);
 	if (vm)
 		vm_put(vm);
+	WRITE_ONCE(p->mem_released, true); /* the OOM killer may pick another victim now */
 }
 
 void thread_exit(int status)

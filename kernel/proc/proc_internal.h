@@ -35,8 +35,9 @@ void thread_link_locked(struct process *p, struct task *t);
 void thread_unlink_locked(struct process *p, struct task *t);
 void process_unlink_locked(struct process *p);
 
-/* Calls fn on every process, proc_lock held. */
+/* Calls fn on every process, proc_lock held (taken; or, _locked, already held by the caller). */
 void process_for_each(void (*fn)(struct process *p, void *arg), void *arg);
+void process_for_each_locked(void (*fn)(struct process *p, void *arg), void *arg);
 
 /*
  * How a new user thread starts: its registers (rax = 0 for a fork child)

@@ -221,13 +221,19 @@ out:
 	return found;
 }
 
-void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
+void process_for_each_locked(void (*fn)(struct process *p, void *arg), void *arg)
 {
-	unsigned long flags = spin_lock_irqsave(&proc_lock);
 	struct list_head *pos;
 
 	list_for_each (pos, &all_processes)
 		fn(list_entry(pos, struct process, all_node), arg);
+}
+
+void process_for_each(void (*fn)(struct process *p, void *arg), void *arg)
+{
+	unsigned long flags = spin_lock_irqsave(&proc_lock);
+
+	process_for_each_locked(fn, arg);
 	spin_unlock_irqrestore(&proc_lock, flags);
 }
 

@@ -63,7 +63,7 @@ struct process {
 	int exit_status;	   /* wait status: code << 8, or the killing signal */
 	struct wait_queue child_wq; /* wait4 sleeps here; a child's exit wakes it */
 
-	/* Resources: NULL once released at exit. */
+	/* Resources: NULL once released at exit; vm changes under proc_lock (the OOM killer reads it). */
 	struct vm *vm;
 	struct files *files;
 	struct fs_struct *fs;	   /* the working directory (fs/cwd.h) */
@@ -79,6 +79,9 @@ struct process {
 	u64 start_ns;
 
 	u64 nproc_cur, nproc_max; /* RLIMIT_NPROC (proc_lock) */
+	bool oom_victim;	  /* the OOM killer sent it SIGKILL (proc_lock) */
+	u64 oom_kill_ns;	  /* when */
+	bool mem_released;	  /* its address space is put back (exit.c) */
 };
 
 extern struct spinlock proc_lock;

@@ -1,9 +1,11 @@
 /*
  * Where the arch layer hands a process's exceptions and its returns to
- * ring 3. user_fault lets vm_fault make a missing page, else raises the
- * fault's signal on the thread (reported in one line when it will kill the
- * process); exit_to_user gives up the CPU when a reschedule is due and
- * then acts on pending signals, a fault's included.
+ * ring 3. user_fault lets vm_fault make a missing page; when there is no
+ * page to be had it calls the OOM killer (oom.c), naps and lets the access
+ * be tried again; otherwise it raises the fault's signal on the thread
+ * (reported in one line when it will kill the process). exit_to_user
+ * gives up the CPU when a reschedule is due and then acts on pending
+ * signals, a fault's included.
  */
 #include <arch/cpu.h>
 #include <arch/signal_frame.h>
@@ -12,6 +14,7 @@
 #include "lib/errno.h"
 #include "printk.h"
 #include "proc/current.h"
+#include "proc/oom.h"
 #include "proc/signal.h"
 #include "sched/sched.h"
 
@@ -28,6 +31,11 @@ void user_fault(struct user_regs *regs, int vector, u64 error_code, u64 fault_ad
 		err = vm ? vm_fault(vm, fault_addr, write) : -EFAULT;
 		if (err == 0)
 			return; /* the page is there now: retry the instruction */
+		if (err == -ENOMEM && t->proc) {
+			/* The OOM killer frees memory (maybe by killing us); then try again. */
+			oom_wait_and_retry();
+			return;
+		}
 	}
 	code = arch_user_fault_code(vector, error_code, fault_addr, user_regs_ip(regs), &addr);
 	if (t->proc && err != -ENOMEM && !signal_force_fault(sig, code, addr))

@@ -520,7 +520,26 @@ USER_TESTS += [
                 "ended in EAGAIN at exactly 300 threads; counts back"),
     stress_test("forkbomb", "1000", "a fork bomb from 8 CPUs under RLIMIT_NPROC 1000 ends in EAGAIN at exactly 1000",
                 "ended in EAGAIN at exactly 1000 threads; counts back"),
+    stress_test("populate", "", "MAP_POPULATE beyond free memory fails with ENOMEM and kills nobody",
+                "MAP_POPULATE beyond free memory failed with ENOMEM, nobody killed; counts back"),
 ]
+
+
+def oom_killed_largest(log, ctx):
+    """The kernel's one OOM kill names the hog the probe says is the largest."""
+    hogs = re.search(r"^stress oom: hogs: pid (\d+) 200 MiB", log, re.M)
+    kills = re.findall(r"Out of memory: Killed process (\d+) \(stress\) total-vm:\d+kB, anon-rss:\d+kB, "
+                       r"file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:\d+kB oom_score_adj:0$", log, re.M)
+    if not hogs:
+        return ["no 'stress oom: hogs:' line"]
+    if kills != [hogs.group(1)]:
+        return [f"OOM kills of pids {kills}, expected exactly the 200 MiB hog, pid {hogs.group(1)}"]
+    return []
+
+
+USER_TESTS.append(stress_test("oom", "", "out of memory: the largest hog is killed, a bystander touching a "
+                              "fresh page every 5 ms lives", "the largest (pid"))
+USER_TESTS[-1].checks += [oom_killed_largest, lacks("out of memory")]
 
 # The kernel paths' costs from user space (figures for docs/user-space.md; not asserted).
 USER_TESTS.append(

@@ -6,6 +6,9 @@
  *                            2,000) alive at once
  *   stress forkbomb [LIMIT]  a fork bomb from every CPU: it must end in EAGAIN at exactly
  *                            RLIMIT_NPROC (LIMIT, or the kernel's default), then go away
+ *   stress oom               memory hogs until RAM runs out: the largest is killed, a
+ *                            small bystander touching a fresh page every 5 ms survives
+ *   stress populate          MAP_POPULATE larger than free memory fails with ENOMEM
  *
  * Each one ends with every /proc/fulcrum/objects count back where it was.
  */
@@ -21,6 +24,8 @@ static const struct {
 	{ "procs", probe_procs },
 	{ "threads", probe_threads },
 	{ "forkbomb", probe_forkbomb },
+	{ "oom", probe_oom },
+	{ "populate", probe_populate },
 };
 
 int main(int argc, char **argv)
@@ -29,6 +34,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; argc > 1 && i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (strcmp(argv[1], probes[i].name) == 0)
 			return probes[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "usage: stress procs|threads|forkbomb [args]\n");
+	fprintf(stderr, "usage: stress procs|threads|forkbomb|oom|populate [args]\n");
 	return 2;
 }

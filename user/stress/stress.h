@@ -41,5 +41,7 @@ void sleep_ms(long ms);
 int probe_procs(int argc, char **argv);
 int probe_threads(int argc, char **argv);
 int probe_forkbomb(int argc, char **argv);
+int probe_oom(int argc, char **argv);
+int probe_populate(int argc, char **argv);
 
 #endif
