@@ -32,6 +32,8 @@ static __noreturn void stop_machine_and_halt(enum machine_exit_status status, co
 {
 	unsigned int stopped = arch_stop_other_cpus();
 
+	/* A CPU stopped inside printk holds its lock for good: print without it. */
+	printk_enter_panic();
 	pr_emerg("fulcrum: halted (%s; %u other CPU%s stopped)\n", why, stopped,
 		 stopped == 1 ? "" : "s");
 	if (qemu_exit)

@@ -686,6 +686,12 @@ def survived(*texts):
 
 BINARY_WORDS = "".join(chr(c) for c in list(range(1, 9)) + list(range(14, 32)) + [0x7f])
 BAD_INPUT_TESTS = [
+    # The end of a run stops the other CPUs by NMI; one stopped inside printk holds its
+    # lock, so the last lines ("fulcrum: halted") must be printed without it.
+    BootTest("finish-during-printk", "the run ends while every CPU prints user-fault lines: it still halts",
+             preset="2s", user=True, cmdline='init="/bin/fuzz --fault-storm 3000"', timeout=180,
+             checks=[has("reboot: power down, asked by pid 1", "fulcrum: halted (run complete"), kernel_healthy,
+                     lambda log, ctx: [] if log.count("user fault:") >= 50 else ["fewer than 50 user faults"]]),
     BootTest("initrd-truncated", "an initrd cut in the middle of a member: a warning, and boot goes on",
              initrd="truncated", checks=survived("initrd: malformed archive, ignored:", "fulcrum: ready in")),
     BootTest("initrd-bad-member", "an initrd member whose size field is not hexadecimal: a warning, boot goes on",

@@ -7,6 +7,7 @@
  *   fuzz --seed S --worker K --calls N        replay worker K alone
  *        [--keep 0-99,200] [--trace]          only these calls; print each
  *        [--known-bugs]                       do not keep the known bugs out (gen.c)
+ *   fuzz --fault-storm MS                     (a test) children faulting on every CPU
  *
  * Prints "fuzz: seed S ..." first, a line per worker, then
  * "fuzz: PASS ..." or "fuzz: FAIL ..." with the command that replays each
@@ -69,10 +70,44 @@ static const char *describe(int status, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * --fault-storm MS: a process per CPU forks children that fault at once,
+ * over and over, so every CPU prints "user fault" lines; after MS ms this
+ * program exits and leaves them running, so init ends the run while the
+ * kernel is printing on every CPU (the boot test finish-during-printk).
+ */
+static int *volatile storm_target = (int *)8; /* below every mapping */
+
+static int fault_storm(long ms, const int *cpus, int ncpus)
+{
+	struct timespec wait = { ms / 1000, ms % 1000 * 1000000 };
+
+	for (int k = 0; k < ncpus; k++) {
+		if (fork() == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(cpus[k], &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			for (;;) {
+				pid_t pid = fork();
+
+				if (pid == 0)
+					*storm_target = 0;
+				if (pid > 0)
+					waitpid(pid, NULL, 0);
+			}
+		}
+	}
+	nanosleep(&wait, NULL);
+	printf("fuzz: fault storm on %d CPUs for %ld ms; leaving it running\n", ncpus, ms);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long seed = 0;
-	long calls = 10000, workers = 0, only = -1;
+	long calls = 10000, workers = 0, only = -1, storm = -1;
 	const char *keep = NULL;
 	int trace = 0, have_seed = 0, cpus[FUZZ_MAX_WORKERS], ncpus, pids[FUZZ_MAX_WORKERS];
 	int status[FUZZ_MAX_WORKERS], live, failed = 0, barrier[2];
@@ -101,12 +136,16 @@ int main(int argc, char **argv)
 			only = strtol(v, NULL, 0);
 		else if (!strcmp(a, "--keep"))
 			keep = v;
+		else if (!strcmp(a, "--fault-storm"))
+			storm = strtol(v, NULL, 0);
 		else
 			usage();
 	}
 	ncpus = online_cpus(cpus);
 	if (!ncpus)
 		ncpus = 1, cpus[0] = 0;
+	if (storm >= 0)
+		return fault_storm(storm, cpus, ncpus);
 	if (!workers)
 		workers = ncpus;
 	if (calls < 0 || calls > 0x7fffffff || workers < 1 || workers > FUZZ_MAX_WORKERS ||
