@@ -40,6 +40,9 @@ Q := @
 say = @printf '  %-7s %s\n'
 endif
 
+# The stall watchdog's boot test boots a kernel with a deliberately broken class linked in.
+BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD)/broken/fulcrum.elf
+
 # ---------------------------------------------------------------- targets
 
 .PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps sched-cost bench
@@ -69,6 +72,7 @@ bench: deps ## quick benchmark suite: stock vs sbm and Fulcrum vs Linux on 2s (t
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo \
 		$(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
+	@$(MAKE) --no-print-directory $(BROKEN_KERNEL)
 	@$(PYTHON) tests/run-all --build $(BUILD)
 
 unit: deps ## host unit tests only (Check)
@@ -80,6 +84,7 @@ lint: ## layering check: no asm or arch-private includes under kernel/
 
 boot-test: deps ## QEMU boot tests only
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(BROKEN_KERNEL)
 	@$(PYTHON) tests/boot/run.py --build $(BUILD)
 
 fuzz: deps $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) ## fuzz the ACPI, cpio/initrd and ELF parsers, FUZZ_TIME seconds each (default 60)
@@ -113,6 +118,7 @@ ARCH_C := \
 	arch/x86_64/traps.c \
 	arch/x86_64/oops.c \
 	arch/x86_64/stacktrace.c \
+	arch/x86_64/backtrace.c \
 	arch/x86_64/tsc.c \
 	arch/x86_64/paging.c \
 	arch/x86_64/cpu.c \
@@ -188,6 +194,8 @@ KERNEL_C := \
 	kernel/sched/verify.c \
 	kernel/sched/cost.c \
 	kernel/sched/select.c \
+	kernel/sched/watchdog.c \
+	kernel/sched/watchdog_ktest.c \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \
@@ -454,6 +462,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/stats.c \
 	kernel/sched/verify.c \
 	kernel/sched/cost.c \
+	kernel/sched/watchdog.c \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \

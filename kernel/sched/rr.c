@@ -13,6 +13,7 @@
 #include <arch/time.h>
 
 #include "lib/list.h"
+#include "printk.h"
 #include "sched/sched.h"
 
 #define RR_SLICE_NS 10000000ULL /* 10 ms: a few ticks at any hz */
@@ -137,6 +138,31 @@ static void task_fork_rr(struct task *p)
 	p->rr_slice_left = RR_SLICE_NS;
 }
 
+#define RR_DUMP_MAX 32
+
+extern const struct sched_class rr_sched_class;
+
+/* The stall watchdog's view of this CPU's FIFO: the running task and each waiting one, in order. */
+static void dump_rr(struct rq *rq)
+{
+	struct rr_rq *r = rr_rq(rq);
+	struct list_head *pos = r->queue.next;
+	u32 shown = 0;
+
+	pr_emerg("rr: cpu%u: %u tasks of the class (the running one included)\n", rq->cpu, r->nr);
+	if (rq->curr->sched_class == &rr_sched_class)
+		pr_emerg("rr:   running %s:%d, %llu us of its slice left\n", rq->curr->comm,
+			 rq->curr->pid, (unsigned long long)(rq->curr->rr_slice_left / 1000));
+	for (; pos != &r->queue && shown < RR_DUMP_MAX; pos = pos->next, shown++) {
+		struct task *p = list_entry(pos, struct task, run_list);
+
+		pr_emerg("rr:   queued %s:%d, %llu us of its slice left\n", p->comm, p->pid,
+			 (unsigned long long)(p->rr_slice_left / 1000));
+	}
+	if (pos != &r->queue)
+		pr_emerg("rr:   ... (listing cut at %u)\n", RR_DUMP_MAX);
+}
+
 const struct sched_class rr_sched_class = {
 	.name = "rr",
 	.rank = 200,
@@ -150,5 +176,6 @@ const struct sched_class rr_sched_class = {
 	.update_curr = update_curr_rr,
 	.task_tick = task_tick_rr,
 	.task_fork = task_fork_rr,
+	.dump = dump_rr,
 };
 SCHED_CLASS_REGISTER(rr_sched_class);
