@@ -232,9 +232,11 @@ static void fail_class(const struct sched_class *class)
 	spin_unlock(&fail_lock);
 	nr_of_class = 0;
 	sched_for_each_task(count_one, (void *)class);
-	sched_for_each_task(rehome_one, (void *)class);
+	/* Said before the tasks move: once they run, their own output would cut into the block. */
 	pr_emerg("sched: watchdog: class %s disabled; its %u tasks now run under fair\n", class->name,
 		 nr_of_class);
+	pr_emerg("sched: watchdog: end of stall report\n");
+	sched_for_each_task(rehome_one, (void *)class);
 }
 
 /* ---------------------------------------------------------------- stalls and hung tasks */
@@ -305,7 +307,8 @@ static void report_stall(struct task *p)
 	unlock_task_rq(p, rq);
 	if (give_up)
 		fail_class(class);
-	pr_emerg("sched: watchdog: end of stall report\n");
+	else
+		pr_emerg("sched: watchdog: end of stall report\n");
 }
 
 static void report_hung(struct task *p)
