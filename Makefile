@@ -45,6 +45,9 @@ Q := @
 say = @printf '  %-7s %s\n'
 endif
 
+# The stall watchdog's boot test boots a kernel with a deliberately broken class linked in.
+BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD)/broken/fulcrum.elf
+
 # ---------------------------------------------------------------- targets
 
 .PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench
@@ -74,6 +77,7 @@ bench: deps ## quick benchmark suite: stock vs sbm and Fulcrum vs Linux on 2s (t
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo \
 		$(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
+	@$(MAKE) --no-print-directory $(BROKEN_KERNEL)
 	@$(PYTHON) tests/run-all --build $(BUILD)
 
 unit: deps ## host unit tests only (Check)
@@ -85,6 +89,7 @@ lint: ## layering check: no asm or arch-private includes under kernel/
 
 boot-test: deps ## QEMU boot tests only
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(BROKEN_KERNEL)
 	@$(PYTHON) tests/boot/run.py --build $(BUILD)
 
 fuzz: deps $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) ## fuzz the ACPI, cpio/initrd and ELF parsers, FUZZ_TIME seconds each (default 60)
@@ -130,6 +135,7 @@ ARCH_C := \
 	arch/x86_64/traps.c \
 	arch/x86_64/oops.c \
 	arch/x86_64/stacktrace.c \
+	arch/x86_64/backtrace.c \
 	arch/x86_64/tsc.c \
 	arch/x86_64/paging.c \
 	arch/x86_64/cpu.c \
@@ -208,6 +214,8 @@ KERNEL_C := \
 	kernel/sched/placement.c \
 	kernel/sched/select.c \
 	kernel/sched/select_sbm.c \
+	kernel/sched/watchdog.c \
+	kernel/sched/watchdog_ktest.c \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \
@@ -487,6 +495,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/stats.c \
 	kernel/sched/verify.c \
 	kernel/sched/cost.c \
+	kernel/sched/watchdog.c \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \

@@ -58,7 +58,7 @@ bool stack_guard_hit(u64 addr, const char **name)
 	return false;
 }
 
-static void print_address(u64 addr)
+void stacktrace_print_address(u64 addr)
 {
 	u64 offset, size;
 	const char *sym = ksym_lookup(addr, &offset, &size);
@@ -113,7 +113,7 @@ static void print_unframed_caller(u64 rip, u64 rsp)
 		return;
 	ret = *(const u64 *)slot;
 	if (is_return_address(ret))
-		print_address(ret);
+		stacktrace_print_address(ret);
 }
 
 void stacktrace_print_fault(u64 rip, u64 rsp, u64 rbp)
@@ -127,8 +127,12 @@ void stacktrace_print(u64 rbp)
 	u64 lo, hi;
 	const char *name;
 
-	if (!stack_bounds(rbp, &lo, &hi, &name))
-		return;
+	if (stack_bounds(rbp, &lo, &hi, &name))
+		stacktrace_print_within(rbp, lo, hi);
+}
+
+void stacktrace_print_within(u64 rbp, u64 lo, u64 hi)
+{
 	for (int depth = 0; depth < STACKTRACE_MAX_DEPTH; depth++) {
 		const u64 *frame = (const u64 *)rbp;
 		u64 next, ret;
@@ -139,7 +143,7 @@ void stacktrace_print(u64 rbp)
 		ret = frame[1];
 		if (ret == 0)
 			return;
-		print_address(ret);
+		stacktrace_print_address(ret);
 		if (next <= rbp) /* stacks grow down: callers' frames lie above */
 			return;
 		rbp = next;

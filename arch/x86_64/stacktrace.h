@@ -13,6 +13,12 @@
  */
 void stacktrace_print(u64 rbp);
 
+/* The same walk on a stack given as [lo, hi) (a switched-out task's). */
+void stacktrace_print_within(u64 rbp, u64 lo, u64 hi);
+
+/* Prints one " function+0x1a/0x30" line (or the bare address). */
+void stacktrace_print_address(u64 addr);
+
 /*
  * The trace of a fault at rip with the given rsp and rbp: the caller of a
  * function that had not built its frame first, then the rbp chain.

@@ -42,7 +42,9 @@ static void timer_interrupt(struct trap_frame *f)
 	c->timer_ticks++;
 	if (tsc_deadline)
 		wrmsr(MSR_TSC_DEADLINE, rdtsc() + tsc_period);
+	c->irq_frame = f;
 	kernel_timer_tick(c->cpu);
+	c->irq_frame = NULL;
 }
 
 static void timer_start(void)

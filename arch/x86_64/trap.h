@@ -57,6 +57,12 @@ void idt_load(void);
 /* CPUs that have halted on an NMI during a panic. */
 unsigned int nmi_stopped_cpus(void);
 
+/*
+ * In the NMI handler: prints this CPU's registers and call trace if a
+ * watchdog asked for them (arch_cpu_backtrace); returns whether it did.
+ */
+bool nmi_backtrace_handle(const struct trap_frame *f);
+
 /* Called by every stub in isr.asm with interrupts off. */
 void trap_dispatch(struct trap_frame *f);
 

@@ -34,6 +34,7 @@ void trap_dispatch(struct trap_frame *f)
 			__atomic_add_fetch(&cpus_stopped, 1, __ATOMIC_RELEASE);
 			arch_halt();
 		}
+		nmi_backtrace_handle(f); /* a watchdog asked for this CPU's trace */
 		return;
 	}
 	if (f->vector < X86_NR_EXCEPTIONS) {

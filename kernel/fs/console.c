@@ -99,7 +99,7 @@ static long console_read(struct file *f, struct iov_iter *to)
 			return -EAGAIN;
 		if (current_signal_pending())
 			return -ERESTARTSYS;
-		wait_prepare(&readers, &w);
+		wait_prepare_state(&readers, &w, TASK_INTERRUPTIBLE);
 		if (!input_ready() && !current_signal_pending())
 			schedule();
 		wait_finish(&readers, &w);

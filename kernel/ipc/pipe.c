@@ -56,7 +56,7 @@ static void pipe_wait(struct pipe *p)
 {
 	struct waiter w = { .task = NULL };
 
-	wait_prepare(&p->wait, &w);
+	wait_prepare_state(&p->wait, &w, TASK_INTERRUPTIBLE);
 	sleeplock_release(&p->mutex);
 	/*
 	 * Asleep before the test: a signal sent after the caller's own test

@@ -58,7 +58,7 @@ void poll_wait(struct wait_queue *wq, struct poll_table *pt)
 	}
 	e->wq = wq;
 	e->w.task = NULL;
-	wait_prepare(wq, &e->w);
+	wait_prepare_state(wq, &e->w, TASK_INTERRUPTIBLE);
 }
 
 void poll_table_init(struct poll_table *pt)
@@ -124,7 +124,7 @@ long poll_files_ns(struct poll_request *reqs, unsigned int n, s64 timeout_ns)
 	for (;;) {
 		/* Sleeping from here on: a wake-up after any test below cuts schedule() short. */
 		if (may_sleep)
-			wait_prepare(&self_wq, &self);
+			wait_prepare_state(&self_wq, &self, TASK_INTERRUPTIBLE);
 		count = 0;
 		for (unsigned int i = 0; i < n; i++) {
 			reqs[i].revents = poll_one(&reqs[i], first && may_sleep ? &pt : NULL);

@@ -162,7 +162,7 @@ static struct unix_skb *alloc_send_skb(struct unix_sock *u, size_t size, bool no
 			return NULL;
 		}
 		/* sock_wait_for_wmem: asleep before the test, so a freeing reader's wake counts. */
-		wait_prepare(&u->wq, &w);
+		wait_prepare_state(&u->wq, &w, TASK_INTERRUPTIBLE);
 		flags = pair_lock(u);
 		room = u->wmem < u->sndbuf || u->err || (u->shutdown & SEND_SHUTDOWN);
 		pair_unlock(u, flags);
@@ -246,7 +246,7 @@ static void data_wait(struct unix_sock *u)
 	unsigned long flags;
 	bool ready;
 
-	wait_prepare(&u->wq, &w);
+	wait_prepare_state(&u->wq, &w, TASK_INTERRUPTIBLE);
 	flags = pair_lock(u);
 	ready = !list_empty(&u->rcvq) || u->err || (u->shutdown & RCV_SHUTDOWN);
 	pair_unlock(u, flags);

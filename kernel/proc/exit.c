@@ -264,7 +264,7 @@ static long sys_wait4(int pid, int *ustatus, int options, struct k_rusage *urusa
 		unsigned long irq;
 		bool stop;
 
-		wait_prepare(&self->child_wq, &w); /* before looking: an exit in between still wakes us */
+		wait_prepare_state(&self->child_wq, &w, TASK_INTERRUPTIBLE); /* before looking: an exit in between still wakes us */
 		irq = spin_lock_irqsave(&proc_lock);
 		c = take_zombie_locked(self, pid, &any);
 		spin_unlock_irqrestore(&proc_lock, irq);

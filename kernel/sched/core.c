@@ -189,6 +189,7 @@ void move_queued_task(struct rq *src, struct rq *dst, struct task *p)
 	deactivate_task(src, p, 0);
 	set_task_cpu(p, dst->cpu);
 	activate_task(dst, p, 0);
+	sched_event_record(dst, SCHED_EV_MIGRATE, p->pid, 0, src->cpu);
 	check_preempt_curr(dst, p, 0); /* an idle dst must notice, whatever p's class */
 }
 
@@ -198,6 +199,8 @@ extern const struct sched_class *const __start_sched_classes[], *const __stop_sc
 
 const struct sched_class *sched_class_list[SCHED_CLASSES_MAX + 3];
 const struct sched_class *sched_default_class = &fair_sched_class;
+const struct sched_class *sched_failed_classes[SCHED_CLASSES_MAX];
+u32 sched_nr_failed;
 
 static const char *sched_class_name = "fair";
 BOOT_OPTION_STRING(sched, "sched", &sched_class_name, NULL,
@@ -303,7 +306,11 @@ static struct task *pick_next_task(struct rq *rq)
 	const struct sched_class *class;
 
 	for_each_class (class) {
-		struct task *p = class->pick_next_task(rq);
+		struct task *p;
+
+		if (unlikely(sched_nr_failed) && sched_class_failed(class))
+			continue; /* the stall watchdog gave up on it */
+		p = class->pick_next_task(rq);
 
 		if (p)
 			return p;
@@ -330,6 +337,7 @@ struct task *sched_pick_next(struct rq *rq, bool preempt)
 	u64 *switch_count = &prev->stats.nr_involuntary_switches;
 
 	update_rq_clock(rq);
+	rq->last_schedule = rq->clock;
 	rq->stats.sched_count++;
 	/*
 	 * A preempted task stays queued whatever its state: it may be between
@@ -338,6 +346,7 @@ struct task *sched_pick_next(struct rq *rq, bool preempt)
 	 */
 	if (!preempt && prev->state != TASK_RUNNING && prev != rq->idle) {
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
+		prev->stats.last_blocked = rq->clock;
 		switch_count = &prev->stats.nr_voluntary_switches;
 	}
 	if (rq->nr_running == 0)
@@ -359,6 +368,7 @@ struct task *sched_pick_next(struct rq *rq, bool preempt)
 	if (prev->on_rq && prev != rq->idle)
 		note_queued(rq, prev); /* preempted, still runnable: from now on it waits (Linux's sched_info_switch) */
 	rq->nr_switches++;
+	sched_event_record(rq, SCHED_EV_SWITCH, prev->pid, next->pid, 0);
 	rq->curr = next;
 	rq->prev_task = prev;
 	__atomic_store_n(&next->on_cpu, 1, __ATOMIC_RELAXED);
@@ -403,7 +413,20 @@ void preempt_schedule_irq(void)
 	if (!sched_running)
 		return;
 	rq = this_rq();
-	if (rq->need_resched && rq->curr != rq->idle)
+	if (rq->need_resched && rq->curr != rq->idle && !rq->curr->preempt_count)
+		__schedule(true);
+}
+
+void preempt_disable(void)
+{
+	current_task()->preempt_count++;
+}
+
+void preempt_enable(void)
+{
+	struct task *t = current_task();
+
+	if (--t->preempt_count == 0 && this_rq()->need_resched && t != this_rq()->idle)
 		__schedule(true);
 }
 
@@ -427,7 +450,7 @@ static u32 select_task_rq(struct task *p, int sd_flag, int wake_flags)
 static bool try_to_wake_up(struct task *p, int wake_flags)
 {
 	unsigned long flags = spin_lock_irqsave(&p->pi_lock);
-	u32 this_cpu = arch_cpu_id(), cpu;
+	u32 this_cpu = arch_cpu_id(), cpu, prev_cpu;
 	struct rq *rq;
 	bool woken = false;
 
@@ -456,6 +479,7 @@ static bool try_to_wake_up(struct task *p, int wake_flags)
 
 	if (p->sched_class->task_waking)
 		p->sched_class->task_waking(p);
+	prev_cpu = p->cpu;
 	cpu = select_task_rq(p, SD_BALANCE_WAKE, wake_flags);
 	if (cpu != p->cpu) {
 		wake_flags |= WF_MIGRATED;
@@ -467,6 +491,7 @@ static bool try_to_wake_up(struct task *p, int wake_flags)
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_WAKEUP | ENQUEUE_WAKING);
 	p->state = TASK_RUNNING;
+	sched_event_record(rq, SCHED_EV_WAKEUP, p->pid, 0, (wake_flags & WF_MIGRATED) ? prev_cpu : cpu);
 	check_preempt_curr(rq, p, wake_flags);
 	balance_note_wakeup(rq);
 	rq->stats.ttwu_count++;
@@ -537,6 +562,8 @@ void schedule_tail(void)
 
 void task_wake_new(struct task *t)
 {
+	if (unlikely(sched_nr_failed) && sched_class_failed(t->sched_class))
+		sched_watchdog_new_task(t);
 	if (t->sched_class->task_fork)
 		t->sched_class->task_fork(t);
 	wake_up_new_task(t);
@@ -703,6 +730,7 @@ void scheduler_tick(u32 cpu)
 	for_each_class (class)
 		if (class->balance)
 			class->balance(rq, SCHED_BALANCE_TICK);
+	sched_watchdog_tick(rq);
 }
 
 void sched_idle_loop(void)

@@ -677,6 +677,55 @@ int fair_verify(struct rq *rq)
 	return err;
 }
 
+/* ---------------------------------------------------------------- watchdog */
+
+#define FAIR_DUMP_MAX 32
+
+/* The stall watchdog's view of this CPU's CFS queue: curr, then the timeline leftmost first. */
+static void dump_fair(struct rq *rq)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct rb_node *n = rb_first_cached(&cfs_rq->tasks_timeline);
+	u32 shown = 0;
+
+	pr_emerg("fair: cpu%u: nr_running %u, load %lu, min_vruntime %lld\n", rq->cpu,
+		 cfs_rq->nr_running, cfs_rq->load.weight, (long long)cfs_rq->min_vruntime);
+	if (cfs_rq->curr)
+		pr_emerg("fair:   running %s:%d nice %d vruntime min%+lld\n", task_of(cfs_rq->curr)->comm,
+			 task_of(cfs_rq->curr)->pid, task_of(cfs_rq->curr)->nice,
+			 (long long)(cfs_rq->curr->vruntime - cfs_rq->min_vruntime));
+	for (; n && shown < FAIR_DUMP_MAX; n = rb_next(n), shown++) {
+		struct sched_entity *se = timeline_entity(n);
+
+		pr_emerg("fair:   queued %s:%d nice %d vruntime min%+lld\n", task_of(se)->comm,
+			 task_of(se)->pid, task_of(se)->nice,
+			 (long long)(se->vruntime - cfs_rq->min_vruntime));
+	}
+	if (n)
+		pr_emerg("fair:   ... (listing cut at %u)\n", FAIR_DUMP_MAX);
+}
+
+void fair_adopt_task(struct rq *rq, struct task *p)
+{
+	struct cfs_rq *cfs_rq = &rq->cfs;
+	struct sched_entity *se = &p->se;
+
+	se->on_rq = false;
+	RB_CLEAR_NODE(&se->run_node);
+	list_init(&se->group_node);
+	se->exec_start = rq->clock_task;
+	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+	if (!p->on_rq) {
+		se->vruntime = cfs_rq->min_vruntime; /* asleep: absolute, as task_waking_fair expects */
+		return;
+	}
+	se->vruntime = 0; /* relative: enqueue_entity adds min_vruntime */
+	if (task_running(rq, p))
+		cfs_rq->curr = se; /* running: put_prev_task_fair will find it as fair's current */
+	enqueue_entity(cfs_rq, se, 0);
+	resched_curr(rq);
+}
+
 const struct sched_class fair_sched_class = {
 	.name = "fair",
 	.rank = 100,
@@ -697,5 +746,6 @@ const struct sched_class fair_sched_class = {
 	.task_init = task_init_fair,
 	.switched_to = switched_to_fair,
 	.balance = balance_fair,
+	.dump = dump_fair,
 };
 SCHED_CLASS_REGISTER(fair_sched_class);

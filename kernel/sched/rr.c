@@ -12,6 +12,7 @@
 #include <arch/smp.h>
 
 #include "lib/list.h"
+#include "printk.h"
 #include "sched/sched.h"
 
 #define RR_SLICE_NS 10000000ULL /* 10 ms: a few ticks at any hz */
@@ -177,6 +178,32 @@ static void switched_to_rr(struct rq *rq, struct task *p)
 	}
 }
 
+#define RR_DUMP_MAX 32
+
+extern const struct sched_class rr_sched_class;
+
+/* The stall watchdog's view of this CPU's FIFO: the running task and each waiting one, in order. */
+static void dump_rr(struct rq *rq)
+{
+	struct rr_rq *r = rr_rq(rq);
+	struct list_head *pos = r->queue.next;
+	u32 shown = 0;
+
+	pr_emerg("rr: cpu%u: %u tasks of the class (the running one included)\n", rq->cpu, r->nr);
+	if (rq->curr->sched_class == &rr_sched_class)
+		pr_emerg("rr:   running %s:%d, %llu us of its slice left\n", rq->curr->comm,
+			 rq->curr->pid, (unsigned long long)(rr_task(rq->curr)->slice_left / 1000));
+	for (; pos != &r->queue && shown < RR_DUMP_MAX; pos = pos->next, shown++) {
+		struct rr_task *rt = list_entry(pos, struct rr_task, run_list);
+		struct task *p = sched_priv_task(rt);
+
+		pr_emerg("rr:   queued %s:%d, %llu us of its slice left\n", p->comm, p->pid,
+			 (unsigned long long)(rt->slice_left / 1000));
+	}
+	if (pos != &r->queue)
+		pr_emerg("rr:   ... (listing cut at %u)\n", RR_DUMP_MAX);
+}
+
 const struct sched_class rr_sched_class = {
 	.name = "rr",
 	.rank = 200,
@@ -192,5 +219,6 @@ const struct sched_class rr_sched_class = {
 	.task_tick = task_tick_rr,
 	.task_init = task_init_rr,
 	.switched_to = switched_to_rr,
+	.dump = dump_rr,
 };
 SCHED_CLASS_REGISTER(rr_sched_class);

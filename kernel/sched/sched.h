@@ -68,6 +68,32 @@ struct rq_sched_stats {
 	u64 nr_migrations;  /* tasks moved here from another CPU (core.c: set_task_cpu) */
 };
 
+/*
+ * The last scheduler events on one CPU, for the stall watchdog's report
+ * (kernel/sched/watchdog.c): a ring of SCHED_EVENTS entries written under
+ * the CPU's rq lock, a few stores each.
+ */
+enum sched_event_type {
+	SCHED_EV_NONE,
+	SCHED_EV_SWITCH,  /* pid_a switched out, pid_b in */
+	SCHED_EV_WAKEUP,  /* pid_a woken here; other_cpu: the CPU it last ran on */
+	SCHED_EV_MIGRATE, /* pid_a moved here by the balancer from other_cpu */
+};
+
+#define SCHED_EVENTS 16
+
+struct sched_event {
+	u64 clock;
+	u8 type;
+	u32 other_cpu;
+	int pid_a, pid_b;
+};
+
+struct sched_event_ring {
+	u32 next; /* index of the next entry to write, mod SCHED_EVENTS */
+	struct sched_event ev[SCHED_EVENTS];
+};
+
 struct rq {
 	struct spinlock lock;
 	u32 cpu;
@@ -86,6 +112,8 @@ struct rq {
 	u64 idle_stamp, avg_idle;
 	u64 next_balance;		/* clock at which periodic balancing is due */
 	u64 nr_switches;
+	u64 last_schedule;		/* clock at the last pass through __schedule (soft-lockup check) */
+	struct sched_event_ring events;
 	struct rq_sched_stats stats;
 };
 
@@ -197,6 +225,14 @@ struct sched_class {
 	 * after which rq has a task queued.
 	 */
 	void (*balance)(struct rq *rq, enum sched_balance_why why);
+	/*
+	 * Optional. Prints rq's queue as this class sees it (one pr_emerg line
+	 * per queued task, then anything else worth knowing), for the stall
+	 * watchdog's report. rq lock held, interrupts off; it must not sleep
+	 * nor change anything, and should expect a queue that may be wrong
+	 * (that is why it is being called): bound every walk.
+	 */
+	void (*dump)(struct rq *rq);
 };
 
 /*
@@ -277,6 +313,21 @@ extern const struct sched_class *sched_class_list[SCHED_CLASSES_MAX + 3];
 
 /* The class new tasks get (sched=). */
 extern const struct sched_class *sched_default_class;
+
+/*
+ * Classes the stall watchdog gave up on: the core never calls them again
+ * (the pick loop skips them; their tasks were moved to fair).
+ */
+extern const struct sched_class *sched_failed_classes[SCHED_CLASSES_MAX];
+extern u32 sched_nr_failed;
+
+static inline bool sched_class_failed(const struct sched_class *class)
+{
+	for (u32 i = 0; i < __atomic_load_n(&sched_nr_failed, __ATOMIC_ACQUIRE); i++)
+		if (sched_failed_classes[i] == class)
+			return true;
+	return false;
+}
 
 /* A registered class by name, or NULL. */
 const struct sched_class *sched_class_find(const char *name);
@@ -397,6 +448,16 @@ void preempt_schedule_irq(void);
 /* ---------------------------------------------------------------- checks */
 
 /*
+ * The stall watchdog -> fair: p, of a class given up on, becomes a fair
+ * task where it stands (p->sched_class already fair; p's pi_lock and rq
+ * lock held); nothing of the old class is called or trusted. Queued: into
+ * the timeline at min_vruntime; running: fair's current, so that
+ * put_prev_task finds it as it would any fair task; asleep: a vruntime
+ * that task_waking_fair can make relative.
+ */
+void fair_adopt_task(struct rq *rq, struct task *p);
+
+/*
  * Checks rq's CFS queue (rq lock held): the timeline is a valid rbtree in
  * vruntime order with the right leftmost, the running task is not in it,
  * nr_running and the loads match the queued tasks, buddies are queued
@@ -418,6 +479,26 @@ void sched_verify_count(bool ok);
 
 /* Checks made and violations found since boot, over every CPU. */
 void sched_verify_totals(u64 *checks, u64 *violations);
+
+/* Appends an event to rq's ring (rq lock held). */
+static inline void sched_event_record(struct rq *rq, u8 type, int pid_a, int pid_b, u32 other_cpu)
+{
+	struct sched_event *e = &rq->events.ev[rq->events.next++ % SCHED_EVENTS];
+
+	e->clock = rq->clock;
+	e->type = type;
+	e->pid_a = pid_a;
+	e->pid_b = pid_b;
+	e->other_cpu = other_cpu;
+}
+
+/* ---------------------------------------------------------------- watchdogs (watchdog.c) */
+
+/* From every CPU's tick, after scheduler_tick's own work (interrupts off, no rq lock). */
+void sched_watchdog_tick(struct rq *rq);
+
+/* A new task of a class that has failed: gives it to fair before its first wake-up. */
+void sched_watchdog_new_task(struct task *p);
 
 /* Per-CPU load history, updated every tick (Linux 3.8's cpu_load[]). */
 void update_cpu_load(struct rq *rq);

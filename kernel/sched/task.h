@@ -55,6 +55,8 @@ _Static_assert(sizeof(struct sched_entity) <= SCHED_TASK_PRIV_SIZE, "fair's enti
 struct task_sched_stats {
 	u64 run_delay;	     /* ns spent runnable but waiting on a runqueue */
 	u64 last_queued;     /* clock when it last became runnable and waiting, 0 if not */
+	u64 last_blocked;    /* clock when it last went to sleep (the hung-task check) */
+	u64 wd_reported;     /* the last_queued or last_blocked a watchdog already reported */
 	u64 pcount;	     /* times it was picked to run (timeslices) */
 	u64 nr_voluntary_switches;
 	u64 nr_involuntary_switches;
@@ -90,6 +92,7 @@ struct task {
 	u32 nr_cpus_allowed;
 	volatile bool migration_pending; /* set_cpus_allowed() is moving it off a CPU it may not use */
 	struct spinlock pi_lock;	 /* serialises wake-ups of this task */
+	int preempt_count;		 /* > 0: no preemption at interrupt exit (preempt_disable) */
 	struct task_sched_stats stats;
 
 	/*
@@ -177,6 +180,15 @@ bool wake_up_task(struct task *t, bool sync);
 
 /* Gives up the CPU: sets the state first (e.g. TASK_INTERRUPTIBLE) to sleep. */
 void schedule(void);
+
+/*
+ * Preemption off / on for the calling task: while off, an interrupt never
+ * switches it out (it may still sleep or call schedule() itself). Nests.
+ * preempt_enable() switches at once if a reschedule was asked meanwhile.
+ * Kernel code holding the CPU this way for softlockup_ms is a soft lockup.
+ */
+void preempt_disable(void);
+void preempt_enable(void);
 
 /* Gives the CPU to another runnable task if there is one (the sched_yield system call). */
 void task_yield(void);

@@ -11,7 +11,7 @@ void wait_queue_init(struct wait_queue *wq)
 	list_init(&wq->waiters);
 }
 
-void wait_prepare(struct wait_queue *wq, struct waiter *w)
+void wait_prepare_state(struct wait_queue *wq, struct waiter *w, long state)
 {
 	unsigned long flags = spin_lock_irqsave(&wq->lock);
 
@@ -19,8 +19,13 @@ void wait_prepare(struct wait_queue *wq, struct waiter *w)
 		w->task = current_task();
 		list_add_tail(&w->node, &wq->waiters);
 	}
-	w->task->state = TASK_UNINTERRUPTIBLE;
+	w->task->state = state;
 	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void wait_prepare(struct wait_queue *wq, struct waiter *w)
+{
+	wait_prepare_state(wq, w, TASK_UNINTERRUPTIBLE);
 }
 
 void wait_finish(struct wait_queue *wq, struct waiter *w)

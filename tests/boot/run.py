@@ -28,6 +28,14 @@ import qemu_machine as qm  # noqa: E402
 MIB = 1024 * 1024
 STAMP = re.compile(r"^\[\s*(\d+)\.(\d{6})\] ")
 
+# The watchdogs' thresholds on every test's command line (docs/watchdogs.md), unless the
+# test sets its own: a stall is reported after 2 s, a hung task after 30 s.
+TEST_WATCHDOG_OPTIONS = {"sched_watchdog_ms": "2000", "hung_task_ms": "30000"}
+
+# A watchdog report: in any test but the ones that provoke it on purpose, a failure.
+WATCHDOG_REPORT = re.compile(r"watchdog: BUG: soft lockup|Watchdog detected hard LOCKUP|"
+                             r"INFO: task \S+ blocked for more than|sched: watchdog: BUG:")
+
 
 @dataclass
 class BootTest:
@@ -47,11 +55,15 @@ class BootTest:
     user: bool = False  # start user space (/init); kernel-only tests boot with `noinit`
     send: tuple = ()  # (marker, text) pairs: once marker appears on the console, type text
     kernel: str = ""  # "": the build's fulcrum.elf; else an EXTRA_KERNELS name, built beside it
+    watchdog_reports: bool = False  # the test provokes watchdog reports (others fail on one)
 
     def kernel_cmdline(self):
-        """The test's command line plus qemu_exit (and noinit), kept before a bare "--"."""
+        """The test's command line plus qemu_exit (and noinit) and the watchdog thresholds it
+        does not set itself, kept before a bare "--"."""
         words = self.cmdline.split(" -- ", 1) if " -- " in f" {self.cmdline} " else [self.cmdline]
+        own = {w.split("=", 1)[0] for w in words[0].split()}
         extra = " qemu_exit" + ("" if self.user else " noinit")
+        extra += "".join(f" {k}={v}" for k, v in TEST_WATCHDOG_OPTIONS.items() if k not in own)
         line = (words[0].strip() + extra).strip()
         return line + (" -- " + words[1] if len(words) > 1 else "")
 
@@ -372,6 +384,26 @@ def fault_test(kind, cause, function, caller, extra=()):
                 halted_after(cause, "RIP:", "Call Trace:"), timestamps_monotonic] + list(extra))
 
 
+def trace_names(marker, function, lines=40):
+    """Within the report that starts at `marker`, the RIP line or a call-trace line names
+    `function` as function+0xoff/0xsize with the size nm gives for it."""
+    def check(log, ctx):
+        at = log.find(marker)
+        if at < 0:
+            return [f"no report starting {marker!r}"]
+        report = "\n".join(log[at:].splitlines()[:lines])
+        m = re.search(rf"(?:RIP: [0-9a-f]{{4}}:| ){re.escape(function)}\+0x([0-9a-f]+)/0x([0-9a-f]+)$", report, re.M)
+        if not m:
+            return [f"the report after {marker!r} does not name {function} in its trace"]
+        return symbol_problems(ctx, "trace", function, int(m.group(1), 16), int(m.group(2), 16), function)
+    return check
+
+
+def watchdog_test(name, doc, cmdline, checks, preset="smt", **kw):
+    return BootTest(f"watchdog-{name}", doc, cmdline=cmdline, preset=preset, watchdog_reports=True,
+                    checks=checks + [timestamps_monotonic], **kw)
+
+
 # ---------------------------------------------------------------- user space
 
 # The user test programs (user/tests/*.c): each prints PASS/FAIL lines per
@@ -418,7 +450,7 @@ def same_as_host(prog):
 # BUILD/<name>/ and built by this script before a test boots it. "seam": a placement
 # variant kept under tests/seam/, outside kernel/, which only registers itself -- no
 # other file knows it.
-EXTRA_KERNELS = {"seam": ["tests/seam/prev_idle.c"]}
+EXTRA_KERNELS = {"seam": ["tests/seam/prev_idle.c"], "broken": ["tests/seam/broken.c"]}
 
 
 def build_extra_kernel(build, name):
@@ -738,7 +770,61 @@ BAD_INPUT_TESTS = [
              checks=survived("init: /no/such/program: ENOENT (", "init: powering off")),
 ]
 
-TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + [
+# The deliberate faults of kernel/sched/watchdog_ktest.c on CPU 1, and a broken class
+# (tests/seam/broken.c, built as BUILD/broken) that the stall watchdog replaces by fair.
+def stall_test(mode):
+    return watchdog_test(
+        f"stall-{mode}", f"sched=broken broken_mode={mode}: one stall report naming the class and the "
+        "task, the class disabled, t_thread passes under fair",
+        f"sched=broken broken_mode={mode} sched_watchdog_ms=2000 init=/tests/t_thread", preset="2s",
+        kernel="broken", user=True, timeout=300,
+        checks=[same_as_host("t_thread"), has("new tasks: broken"),
+                matches(r"sched: watchdog: BUG: runnable task stalled for \d+\.\d{3} s in class broken "
+                        r"on cpu\d+$"),
+                matches(r"^(?:\[[^\]]*\] )?task \S+:\d+ class broken cpu\d+: runnable since \d+\.\d{3} s"),
+                matches(r"cpu\d+ runqueue: curr \S+:\d+ \(\w+\), nr_running [1-9]\d*,"),
+                matches(rf"broken: cpu\d+: given [1-9]\d* tasks, \d+ on the pick list, \d+ on the ignored "
+                        rf"list \(mode {mode}\)"),
+                matches(r"last scheduler events on cpu\d+, oldest first:"),
+                matches(r"\] (switch pid \d+ -> pid \d+|wakeup pid \d+ last ran on cpu\d+)$"),
+                matches(r"sched: watchdog: class broken disabled; its [1-9]\d* tasks now run under fair"),
+                lambda log, ctx: [] if log.count("runnable task stalled") == 1 else
+                [f"expected one stall report, got {log.count('runnable task stalled')}"],
+                lacks("Kernel panic")])
+
+
+WATCHDOG_TESTS = [
+    watchdog_test("soft-lockup", "a thread spinning with preemption off on CPU 1: a soft-lockup report with "
+                  "its trace and runqueue", "ktest=watchdog_soft_lockup softlockup_ms=1000",
+                  [has("KTEST watchdog_soft_lockup PASS"),
+                   matches(r"watchdog: BUG: soft lockup - CPU#1 stuck for \d+\.\d{3}s! \[wd_soft:\d+\]$"),
+                   trace_names("soft lockup - CPU#1", "watchdog_ktest_spin_preempt_off"),
+                   matches(r"cpu1 runqueue: curr wd_soft:\d+ \(fair\), nr_running 1,"),
+                   lacks("Kernel panic")]),
+    watchdog_test("hard-lockup", "a thread spinning with interrupts off on CPU 1: a hard-lockup report from "
+                  "another CPU, with CPU 1's trace by NMI", "ktest=watchdog_hard_lockup hardlockup_ms=1000",
+                  [has("KTEST watchdog_hard_lockup PASS", "NMI backtrace for cpu 1"),
+                   matches(r"Watchdog detected hard LOCKUP on cpu 1 \(no timer interrupt for \d+\.\d{3} s; "
+                           r"seen from cpu0\)$"),
+                   trace_names("NMI backtrace for cpu 1", "watchdog_ktest_spin_irqs_off"),
+                   matches(r"CPU: 1 PID: \d+ Comm: wd_hard$"), lacks("Kernel panic")]),
+    watchdog_test("hung-task", "a thread blocked uninterruptibly: a hung-task report with its trace",
+                  "ktest=watchdog_hung_task hung_task_ms=1000",
+                  [has("KTEST watchdog_hung_task PASS"),
+                   matches(r"INFO: task wd_hung:\d+ blocked for more than 1 seconds\.$"),
+                   matches(r"task:wd_hung state:D pid:\d+ cpu:\d+ class:fair blocked for \d+\.\d{3} s$"),
+                   trace_names("INFO: task wd_hung", "watchdog_ktest_block"),
+                   lacks("Kernel panic")]),
+    watchdog_test("hung-task-panic", "hung_task_panic: the hung-task report, then a panic",
+                  "ktest=watchdog_hung_task hung_task_ms=1000 hung_task_panic", expect_exit=qm.EXIT_PANIC,
+                  checks=[halted_after("INFO: task wd_hung", "Call Trace:"),
+                          has("Kernel panic - not syncing: hung_task: blocked tasks")]),
+    stall_test("forget"),
+    stall_test("nopick"),
+]
+
+
+TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
@@ -1100,6 +1186,8 @@ def run_test(test, ctx, logdir):
                         f"{test.expect_exit} ({qm.EXIT_NAMES[test.expect_exit]})")
     for check in test.checks:
         problems += check(log, ctx)
+    if not test.watchdog_reports:
+        problems += [f"watchdog report: {m.group(0)!r}" for m in WATCHDOG_REPORT.finditer(log)][:1]
     return test, problems, secs, log
 
 

@@ -300,7 +300,7 @@ START_TEST(test_sync_wakeups)
 	/* The reader registers as poll does, finds nothing, and sleeps. */
 	poll_table_init(&pt);
 	ck_assert_uint_eq(r->ops->poll(r, &pt) & POLLIN, 0);
-	ck_assert_int_eq(reader->state, TASK_UNINTERRUPTIBLE);
+	ck_assert_int_eq(reader->state, TASK_INTERRUPTIBLE);
 	sim_schedule(0);
 	ck_assert_ptr_ne(sim_curr(0), reader);
 	/* A write wakes it with the sync hint, as Linux's pipe_write does. */
@@ -328,7 +328,7 @@ START_TEST(test_reader_wakes_writer_per_page)
 	sim_schedule(0);
 	/* Part of a page read frees no buffer: no wake-up (Linux wakes writers per freed page). */
 	ck_assert_int_eq(kread(r, out, 100), 100);
-	ck_assert_int_eq(reader->state, TASK_UNINTERRUPTIBLE);
+	ck_assert_int_eq(reader->state, TASK_INTERRUPTIBLE);
 	ck_assert_int_eq(kread(r, out, PIPE_PAGE_SIZE - 100), PIPE_PAGE_SIZE - 100);
 	ck_assert_int_eq(reader->state, TASK_RUNNING);
 	ck_assert_uint_eq(reader->stats.nr_wakeups_sync, 1);

@@ -125,7 +125,7 @@ START_TEST(test_table_registers_every_queue)
 	for (int i = 0; i < 12; i++)
 		ck_assert_uint_eq(r[i]->ops->poll(r[i], &pt), 0);
 	ck_assert_int_eq(pt.error, 0);
-	ck_assert_int_eq(poller->state, TASK_UNINTERRUPTIBLE);
+	ck_assert_int_eq(poller->state, TASK_INTERRUPTIBLE);
 	sim_schedule(0);
 	/* A write into the last pipe wakes the poller. */
 	{

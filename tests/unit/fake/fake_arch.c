@@ -4,12 +4,15 @@
 #include <sys/mman.h>
 
 #include <arch/console.h>
+#include <arch/backtrace.h>
 #include <arch/context.h>
 #include <arch/cpu.h>
 #include <arch/power.h>
 #include <arch/memory.h>
 #include <arch/smp.h>
 #include <arch/time.h>
+
+#include "printk.h"
 
 #include "fake_arch.h"
 
@@ -94,4 +97,31 @@ void arch_context_switch(struct arch_context *prev, struct arch_context *next)
 {
 	(void)prev;
 	(void)next;
+}
+
+/*
+ * The watchdogs' arch side: a timer that ticks with the fake clock (so no
+ * hard lockup is ever seen) and traces that print a marker line.
+ */
+u64 arch_cpu_timer_ticks(unsigned int cpu)
+{
+	(void)cpu;
+	return fake_clock_ns / 4000000;
+}
+
+void arch_show_interrupted(void) { printk(KERN_EMERG "Call Trace:\n <host>\n"); }
+
+void arch_show_task_trace(const struct arch_context *ctx, const void *stack, u64 size)
+{
+	(void)ctx;
+	(void)stack;
+	(void)size;
+	printk(KERN_EMERG "Call Trace:\n <host>\n");
+}
+
+bool arch_cpu_backtrace(unsigned int cpu, u64 wait_us)
+{
+	(void)cpu;
+	(void)wait_us;
+	return false;
 }
