@@ -27,6 +27,7 @@
 #include <arch/smp.h>
 
 #include "lib/errno.h"
+#include "lib/string.h"
 #include "printk.h"
 #include "sched/sched.h"
 #include "sched/balance.h"
@@ -710,16 +711,14 @@ void fair_adopt_task(struct rq *rq, struct task *p)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
 
-	se->on_rq = false;
-	RB_CLEAR_NODE(&se->run_node);
-	list_init(&se->group_node);
-	se->exec_start = rq->clock_task;
-	se->prev_sum_exec_runtime = se->sum_exec_runtime;
+	/* The slot held the failed class's state: start fair's afresh (run time is the core's). */
+	memset(p->class_priv, 0, sizeof(p->class_priv));
+	task_init_fair(p);
 	if (!p->on_rq) {
 		se->vruntime = cfs_rq->min_vruntime; /* asleep: absolute, as task_waking_fair expects */
 		return;
 	}
-	se->vruntime = 0; /* relative: enqueue_entity adds min_vruntime */
+	/* relative: enqueue_entity adds min_vruntime */
 	if (task_running(rq, p))
 		cfs_rq->curr = se; /* running: put_prev_task_fair will find it as fair's current */
 	enqueue_entity(cfs_rq, se, 0);

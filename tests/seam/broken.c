@@ -36,7 +36,22 @@ static struct broken_rq {
 	u32 nr;			 /* tasks the class was given, the lost ones included */
 } broken_rqs[MAX_CPUS];
 
+/* Per task, in the class slot of struct task. */
+struct broken_task {
+	struct list_head node; /* on one of broken_rq's lists, or on none */
+};
+
 extern const struct sched_class broken_sched_class;
+
+static struct list_head *node_of(struct task *p)
+{
+	return &sched_task_priv(p, struct broken_task)->node;
+}
+
+static struct task *task_of_node(struct list_head *node)
+{
+	return sched_priv_task(list_entry(node, struct broken_task, node));
+}
 
 static struct broken_rq *broken_rq(struct rq *rq)
 {
@@ -55,9 +70,9 @@ static void enqueue_task_broken(struct rq *rq, struct task *p, int flags)
 
 	b->nr++;
 	if (!(flags & ENQUEUE_WAKEUP))
-		list_add_tail(&p->run_list, &b->queue);
+		list_add_tail(node_of(p), &b->queue);
 	else if (strcmp(broken_mode, "nopick") == 0)
-		list_add_tail(&p->run_list, &b->ignored);
+		list_add_tail(node_of(p), &b->ignored);
 	/* forget: on no list at all */
 }
 
@@ -65,9 +80,9 @@ static void dequeue_task_broken(struct rq *rq, struct task *p, int flags)
 {
 	struct broken_rq *b = broken_rq(rq);
 
-	if (!list_empty(&p->run_list)) {
-		list_del(&p->run_list);
-		list_init(&p->run_list);
+	if (!list_empty(node_of(p))) {
+		list_del(node_of(p));
+		list_init(node_of(p));
 	}
 	b->nr--;
 }
@@ -83,16 +98,16 @@ static struct task *pick_next_task_broken(struct rq *rq)
 
 	if (list_empty(&b->queue))
 		return NULL;
-	p = list_entry(b->queue.next, struct task, run_list);
-	list_del(&p->run_list);
-	list_init(&p->run_list);
+	p = task_of_node(b->queue.next);
+	list_del(node_of(p));
+	list_init(node_of(p));
 	return p;
 }
 
 static void put_prev_task_broken(struct rq *rq, struct task *prev)
 {
 	if (prev->on_rq && prev != rq->idle)
-		list_add_tail(&prev->run_list, &broken_rq(rq)->queue); /* preempted: to the tail */
+		list_add_tail(node_of(prev), &broken_rq(rq)->queue); /* preempted: to the tail */
 }
 
 static void task_tick_broken(struct rq *rq, struct task *p)
@@ -101,9 +116,9 @@ static void task_tick_broken(struct rq *rq, struct task *p)
 		resched_curr(rq);
 }
 
-static void task_fork_broken(struct task *p)
+static void task_init_broken(struct task *p)
 {
-	list_init(&p->run_list);
+	list_init(node_of(p));
 }
 
 static void dump_broken(struct rq *rq)
@@ -131,7 +146,7 @@ const struct sched_class broken_sched_class = {
 	.pick_next_task = pick_next_task_broken,
 	.put_prev_task = put_prev_task_broken,
 	.task_tick = task_tick_broken,
-	.task_fork = task_fork_broken,
+	.task_init = task_init_broken,
 	.dump = dump_broken,
 };
 SCHED_CLASS_REGISTER(broken_sched_class);
