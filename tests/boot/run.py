@@ -448,10 +448,11 @@ def same_as_host(prog):
 
 
 # Kernels built with more sources linked in (the Makefile's EXTRA_KERNEL_C), each in
-# BUILD/<name>/ and built by this script before a test boots it. "seam": a placement
-# variant kept under tests/seam/, outside kernel/, which only registers itself -- no
-# other file knows it.
-EXTRA_KERNELS = {"seam": ["tests/seam/prev_idle.c"], "broken": ["tests/seam/broken.c"]}
+# BUILD/<name>/ and built by this script before a test boots it. "seam": a scheduling
+# class and a placement variant kept under tests/seam/, outside kernel/, which only
+# register themselves -- no other file knows them. "broken": the stall watchdog's
+# deliberately broken class.
+EXTRA_KERNELS = {"seam": ["tests/seam/fifo.c", "tests/seam/prev_idle.c"], "broken": ["tests/seam/broken.c"]}
 
 
 def build_extra_kernel(build, name):
@@ -928,13 +929,14 @@ TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TE
     BootTest("sched-rr-user", "sched=rr runs user programs: t_thread's pthreads and futexes",
              preset="2s", cmdline="sched=rr init=/tests/t_thread", user=True, timeout=300,
              checks=[same_as_host("t_thread"), has("new tasks: rr")]),
-    # Issue 11 item 4: the seam holds. The seam kernel is this one plus
-    # tests/seam/prev_idle.c (a placement variant), which only registers itself.
-    BootTest("seam-proof", "a placement variant from tests/seam/, linked in with no other file "
-             "changed: sched_select=prev_idle runs every user test program",
+    # Issue 11 item 4: the seam holds. The seam kernel is this one plus tests/seam/fifo.c (a
+    # class) and tests/seam/prev_idle.c (a placement variant), which only register themselves.
+    BootTest("seam-proof", "a class and a placement variant from tests/seam/, linked in with no "
+             "other file changed: sched=fifo sched_select=prev_idle runs every user test program",
              preset="2s", kernel="seam", user=True, timeout=1200,
-             cmdline='sched_select=prev_idle init="/bin/sh /tests/all.sh"',
-             checks=[matches(r"placement variants: stock sbm (\w+ )*prev_idle; chosen: prev_idle,"),
+             cmdline='sched=fifo sched_select=prev_idle init="/bin/sh /tests/all.sh"',
+             checks=[matches(r"scheduling classes: stop fair fifo (\w+ )*idle; new tasks: fifo$"),
+                     matches(r"placement variants: stock sbm (\w+ )*prev_idle; chosen: prev_idle,"),
                      script_runs(os.path.join(TOP, "user", "rootfs", "tests", "all.sh"), USER_PROGRAMS),
                      same_as_host_all(USER_PROGRAMS),
                      has("sched_select = prev_idle", "init: /bin/sh exited with status 0"),

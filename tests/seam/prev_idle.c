@@ -3,7 +3,7 @@
  * file and one registration line, to prove the seam. The seam build links
  * it in (tests/boot/run.py's seam-proof test, or by hand:
  *
- *	make BUILD=build/seam EXTRA_KERNEL_C="tests/seam/prev_idle.c"
+ *	make BUILD=build/seam EXTRA_KERNEL_C="tests/seam/fifo.c tests/seam/prev_idle.c"
  *
  * ) and sched_select=prev_idle chooses it.
  *
