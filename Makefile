@@ -42,7 +42,7 @@ endif
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz clean deps sched-cost bench
+.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz clean deps sched-cost bench
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the kernel, the initrd and the bootable ISO
 
@@ -75,8 +75,12 @@ unit: deps ## host unit tests only (Check)
 	@$(MAKE) --no-print-directory $(BUILD)/unit/fulcrum-unit $(ELF_SAMPLES)
 	@FULCRUM_BUILD=$(BUILD) $(BUILD)/unit/fulcrum-unit
 
-lint: ## layering check: no asm or arch-private includes under kernel/
+lint: ## layering check (no asm or arch-private includes under kernel/) and clang-format check
 	@tools/check-layering
+	@tools/check-format
+
+format: ## lay out every C file with clang-format (.clang-format)
+	@tools/check-format --fix
 
 boot-test: deps ## QEMU boot tests only
 	@$(MAKE) --no-print-directory all
