@@ -50,7 +50,7 @@ BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench
+.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the kernel, the initrd and the bootable ISO
 
@@ -84,8 +84,12 @@ unit: deps ## host unit tests only (Check)
 	@$(MAKE) --no-print-directory $(BUILD)/unit/fulcrum-unit $(ELF_SAMPLES)
 	@FULCRUM_BUILD=$(BUILD) $(BUILD)/unit/fulcrum-unit
 
-lint: ## layering check: no asm or arch-private includes under kernel/
+lint: ## layering check (no asm or arch-private includes under kernel/) and clang-format check
 	@tools/check-layering
+	@tools/check-format
+
+format: ## lay out every C file with clang-format (.clang-format)
+	@tools/check-format --fix
 
 boot-test: deps ## QEMU boot tests only
 	@$(MAKE) --no-print-directory all
