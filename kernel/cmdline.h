@@ -39,22 +39,30 @@ struct boot_option {
 };
 
 /* Places a descriptor in the registry; the parser finds it by section. */
-#define __BOOT_OPTION(id) \
-	static const struct boot_option __boot_option_##id __used \
-		__section("boot_options") __aligned(8)
+#define __BOOT_OPTION(id)                                                                   \
+	static const struct boot_option __boot_option_##id __used __section("boot_options") \
+		__aligned(8)
 
 #define BOOT_OPTION_BOOL(id, nm, v, hlp) \
 	__BOOT_OPTION(id) = { .name = nm, .type = OPT_BOOL, .var = (v), .help = hlp }
-#define BOOT_OPTION_INT(id, nm, v, lo, hi, hlp)                                             \
-	__BOOT_OPTION(id) = { .name = nm, .type = OPT_INT, .var = (v), .min = (lo), .max = (hi), \
+#define BOOT_OPTION_INT(id, nm, v, lo, hi, hlp)                                                \
+	__BOOT_OPTION(id) = {                                                                  \
+		.name = nm, .type = OPT_INT, .var = (v), .min = (lo), .max = (hi), .help = hlp \
+	}
+#define BOOT_OPTION_SIZE(id, nm, v, lo, hi, hlp) \
+	__BOOT_OPTION(id) = { .name = nm,        \
+			      .type = OPT_INT,   \
+			      .var = (v),        \
+			      .min = (lo),       \
+			      .max = (hi),       \
+			      .suffix = true,    \
 			      .help = hlp }
-#define BOOT_OPTION_SIZE(id, nm, v, lo, hi, hlp)                                            \
-	__BOOT_OPTION(id) = { .name = nm, .type = OPT_INT, .var = (v), .min = (lo), .max = (hi), \
-			      .suffix = true, .help = hlp }
 #define BOOT_OPTION_STRING(id, nm, v, ch, hlp) \
-	__BOOT_OPTION(id) = { .name = nm, .type = OPT_STRING, .var = (v), .choices = (ch), .help = hlp }
+	__BOOT_OPTION(                         \
+		id) = { .name = nm, .type = OPT_STRING, .var = (v), .choices = (ch), .help = hlp }
 #define BOOT_OPTION_STRING_FN(id, nm, v, fn, hlp) \
-	__BOOT_OPTION(id) = { .name = nm, .type = OPT_STRING, .var = (v), .set_item = (fn), .help = hlp }
+	__BOOT_OPTION(                            \
+		id) = { .name = nm, .type = OPT_STRING, .var = (v), .set_item = (fn), .help = hlp }
 #define BOOT_OPTION_LIST(id, nm, fn, hlp) \
 	__BOOT_OPTION(id) = { .name = nm, .type = OPT_LIST, .set_item = (fn), .help = hlp }
 

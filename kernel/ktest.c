@@ -51,7 +51,10 @@ static int ktest_run_one(const struct ktest *t)
 
 	us = (arch_clock_ns() - start) / 1000;
 	pr_info("KTEST %s %s (%llu us)\n", t->name,
-		rc == 0 ? "PASS" : rc == KTEST_SKIP ? "SKIP" : "FAIL", (unsigned long long)us);
+		rc == 0		 ? "PASS" :
+		rc == KTEST_SKIP ? "SKIP" :
+				   "FAIL",
+		(unsigned long long)us);
 	return rc == 0 ? 1 : rc == KTEST_SKIP ? 0 : -1;
 }
 

@@ -18,21 +18,20 @@ struct ktest {
 	int (*run)(void);
 };
 
-#define KTEST(fn)                                                                    \
-	static int fn(void);                                                         \
-	static const struct ktest __ktest_##fn __used __section("ktests") __aligned(8) = { \
-		.name = #fn, .run = fn }
+#define KTEST(fn)                                                         \
+	static int fn(void);                                              \
+	static const struct ktest __ktest_##fn __used __section("ktests") \
+		__aligned(8) = { .name = #fn, .run = fn }
 
 #define KTEST_SKIP 1
 
 /* Inside a test: reports a failed expectation and returns -1 from the test. */
-#define KTEST_EXPECT(cond)                                                         \
-	do {                                                                       \
-		if (!(cond)) {                                                     \
-			pr_err("KTEST expectation failed: %s (%s:%d)\n", #cond, __FILE__, \
-			       __LINE__);                                          \
-			return -1;                                                 \
-		}                                                                  \
+#define KTEST_EXPECT(cond)                                                                           \
+	do {                                                                                         \
+		if (!(cond)) {                                                                       \
+			pr_err("KTEST expectation failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+			return -1;                                                                   \
+		}                                                                                    \
 	} while (0)
 
 /*

@@ -10,11 +10,11 @@
 #include "lib/types.h"
 #include "mm/memmap.h"
 
-#define MAX_CPUS 256
-#define MAX_NODES 16
+#define MAX_CPUS	    256
+#define MAX_NODES	    16
 #define MAX_NODE_MEM_RANGES 8
 
-#define LOCAL_DISTANCE 10  /* SLIT: a node to itself */
+#define LOCAL_DISTANCE	10 /* SLIT: a node to itself */
 #define REMOTE_DISTANCE 20 /* SLIT default for any other node when there is no SLIT */
 
 /* One logical CPU. CPU numbers are indices: the boot CPU is 0, the rest in MADT order. */
@@ -29,7 +29,7 @@ struct machine_cpu {
 };
 
 struct machine_node {
-	u32 proximity_domain;	/* the firmware's (SRAT) name for the node */
+	u32 proximity_domain; /* the firmware's (SRAT) name for the node */
 	struct mem_range mem[MAX_NODE_MEM_RANGES];
 	u32 nr_mem;
 };

@@ -38,8 +38,9 @@
 static struct memmap memmap;
 
 static bool print_schedstat;
-BOOT_OPTION_BOOL(schedstat, "schedstat", &print_schedstat,
-		 "print the scheduler statistics (/proc/schedstat version 15 format) and per-task statistics when the run ends");
+BOOT_OPTION_BOOL(
+	schedstat, "schedstat", &print_schedstat,
+	"print the scheduler statistics (/proc/schedstat version 15 format) and per-task statistics when the run ends");
 
 static bool cmdline_help;
 BOOT_OPTION_BOOL(cmdline_help, "cmdline_help", &cmdline_help,
@@ -48,12 +49,18 @@ BOOT_OPTION_BOOL(cmdline_help, "cmdline_help", &cmdline_help,
 static const char *mem_type_name(u32 type)
 {
 	switch (type) {
-	case MEM_USABLE: return "usable";
-	case MEM_RESERVED: return "reserved";
-	case MEM_ACPI_RECLAIMABLE: return "ACPI data";
-	case MEM_ACPI_NVS: return "ACPI NVS";
-	case MEM_BAD: return "unusable";
-	default: return "unknown type";
+	case MEM_USABLE:
+		return "usable";
+	case MEM_RESERVED:
+		return "reserved";
+	case MEM_ACPI_RECLAIMABLE:
+		return "ACPI data";
+	case MEM_ACPI_NVS:
+		return "ACPI NVS";
+	case MEM_BAD:
+		return "unusable";
+	default:
+		return "unknown type";
 	}
 }
 
@@ -63,13 +70,14 @@ static void memory_map_init(const struct boot_info *bi)
 	phys_addr_t kstart, kend;
 
 	for (size_t i = 0; i < bi->nr_mem; i++)
-		pr_info("BIOS-e820: [mem 0x%016llx-0x%016llx] %s\n", (unsigned long long)bi->mem[i].base,
+		pr_info("BIOS-e820: [mem 0x%016llx-0x%016llx] %s\n",
+			(unsigned long long)bi->mem[i].base,
 			(unsigned long long)(bi->mem[i].base + bi->mem[i].length - 1),
 			mem_type_name(bi->mem[i].type));
 	memmap_init(&memmap, bi->mem, bi->nr_mem);
 	if (memmap.odd_entries)
 		pr_debug("memory: %u firmware map entries were overlapping, empty, unaligned or out of range; cleaned up\n",
-			memmap.odd_entries);
+			 memmap.odd_entries);
 
 	arch_kernel_extent(&kstart, &kend);
 	memmap_reserve(&memmap, 0, LOW_MEMORY_END);
@@ -92,7 +100,8 @@ static void memory_report(void)
 		(unsigned long long)(memmap_usable_bytes(&memmap) / 1024),
 		(unsigned long long)((kend - kstart) / 1024),
 		(unsigned long long)((memmap_usable_bytes(&memmap) -
-				      page_alloc_free_pages() * PAGE_SIZE) / 1024));
+				      page_alloc_free_pages() * PAGE_SIZE) /
+				     1024));
 }
 
 /* Brings up every CPU ACPI and CPUID describe, then builds the scheduling domains over them. */
@@ -102,7 +111,7 @@ static void smp_and_domains_init(void)
 	struct cpumask online;
 	int err;
 
-	if (sched_init(m))		/* a runqueue and an idle task per CPU, before any AP idles */
+	if (sched_init(m)) /* a runqueue and an idle task per CPU, before any AP idles */
 		panic("sched: out of memory for runqueues");
 	arch_smp_boot(m);
 	cpumask_clear(&online);
@@ -113,8 +122,8 @@ static void smp_and_domains_init(void)
 	if (err)
 		pr_err("sched: cannot build scheduling domains (%d); balancing stays off\n", err);
 	sched_topology_print_summary(sched_topology_current());
-	sched_placement_print();	/* the registered placement variants and the chosen one */
-	if (stop_machine_init())	/* per-CPU stoppers: active balancing, migration */
+	sched_placement_print(); /* the registered placement variants and the chosen one */
+	if (stop_machine_init()) /* per-CPU stoppers: active balancing, migration */
 		pr_err("sched: cannot start the stopper threads; active balancing stays off\n");
 }
 
@@ -154,27 +163,27 @@ void kernel_main(struct boot_info *bi)
 {
 	pr_info("Fulcrum %s booting (loader: %s)\n", FULCRUM_VERSION,
 		bi->loader_name[0] ? bi->loader_name : "unknown");
-	cmdline_parse(bi->cmdline);	/* boot options steer every later step */
+	cmdline_parse(bi->cmdline); /* boot options steer every later step */
 	pr_info("Command line: %s\n", cmdline_get());
 	if (cmdline_help)
 		cmdline_print_options();
 
-	memory_map_init(bi);		/* firmware map -> usable and reserved ranges */
-	arch_paging_init(&memmap);	/* direct map of RAM, kernel sections W^X */
-	if (page_alloc_init(&memmap))	/* buddy allocator over the rest */
+	memory_map_init(bi);	      /* firmware map -> usable and reserved ranges */
+	arch_paging_init(&memmap);    /* direct map of RAM, kernel sections W^X */
+	if (page_alloc_init(&memmap)) /* buddy allocator over the rest */
 		panic("memory: cannot set up the page allocator");
-	heap_init();			/* kmalloc/kfree */
+	heap_init(); /* kmalloc/kfree */
 	memory_report();
-	initrd_boot_init(bi);		/* index the "initrd" module (cpio newc) by path */
-	arch_smp_init_boot();		/* local APIC, timer tick, IPIs; interrupts on */
-	smp_and_domains_init();		/* scheduler, the other CPUs, sched domains */
-	syscall_init();			/* the system-call table, from every registration */
-	procfs_init();			/* /proc: uptime, meminfo */
-	proc_sched_init();		/* /proc: schedstat, the scheduler's knobs, tasks, topology */
-	proc_objects_init();		/* /proc/fulcrum/objects: the teardown counts */
-	selftest_run();			/* selftest=...: deliberate faults, on the guarded boot stack */
+	initrd_boot_init(bi);	/* index the "initrd" module (cpio newc) by path */
+	arch_smp_init_boot();	/* local APIC, timer tick, IPIs; interrupts on */
+	smp_and_domains_init(); /* scheduler, the other CPUs, sched domains */
+	syscall_init();		/* the system-call table, from every registration */
+	procfs_init();		/* /proc: uptime, meminfo */
+	proc_sched_init();	/* /proc: schedstat, the scheduler's knobs, tasks, topology */
+	proc_objects_init();	/* /proc/fulcrum/objects: the teardown counts */
+	selftest_run();		/* selftest=...: deliberate faults, on the guarded boot stack */
 
 	if (!kthread_create(kernel_init, NULL, "kinit", 0))
 		panic("sched: cannot create the init thread");
-	sched_idle_loop();		/* this context is now CPU 0's idle task */
+	sched_idle_loop(); /* this context is now CPU 0's idle task */
 }

@@ -13,7 +13,7 @@
 #include "lib/string.h"
 
 #define LOG_BUF_SIZE (64 * 1024)
-#define LINE_MAX 1024
+#define LINE_MAX     1024
 
 s64 console_loglevel = 7;
 BOOT_OPTION_INT(loglevel, "loglevel", &console_loglevel, 0, 8,
@@ -23,8 +23,8 @@ static struct spinlock printk_lock = SPINLOCK_INIT;
 static bool printk_panic;
 
 static char log_buf[LOG_BUF_SIZE];
-static size_t log_head;	   /* total bytes ever written; index = head % size */
-static bool line_open;	   /* the last message did not end its line */
+static size_t log_head; /* total bytes ever written; index = head % size */
+static bool line_open;	/* the last message did not end its line */
 static int open_level = LOGLEVEL_DEFAULT;
 
 static void log_store(const char *s, size_t len)

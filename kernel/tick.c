@@ -15,8 +15,8 @@ void kernel_timer_tick(unsigned int cpu)
 	/* A tick is outside every topology reader on this CPU: old generations may go. */
 	sched_topology_quiescent(cpu);
 	if (cpu == 0) {
-		wait_timeouts_tick();	/* poll and timed-sleep deadlines */
-		console_poll_input();	/* bytes typed on the console */
+		wait_timeouts_tick(); /* poll and timed-sleep deadlines */
+		console_poll_input(); /* bytes typed on the console */
 	}
 }
 

@@ -31,17 +31,17 @@
 
 #include "bench.h"
 
-#define MAX_TASKS 256
-#define SPIN_CHUNK 20000 /* loop iterations between clock reads */
+#define MAX_TASKS	256
+#define SPIN_CHUNK	20000 /* loop iterations between clock reads */
 /* Slack for the checks: clock reads around the window, tick-granular accounting. */
 #define WINDOW_SLACK_NS (20 * 1000 * 1000ull)
 
 /* Linux's nice-to-weight table (kernel/sched/core.c), nice -20 .. 19. */
 static const int nice_weight[40] = {
 	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,  1991,  1586,  1277,
-	1024,  820,   655,   526,   423,   335,   272,   215,   172,   137,
-	110,   87,    70,    56,    45,    36,    29,    23,    18,    15,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
+	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
+	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
 };
 
 static long tasks = 5;
@@ -156,7 +156,8 @@ static void parse_cpus(const char *s)
 		}
 		for (long c = lo; c <= hi; c++) {
 			if (!CPU_ISSET(c, &allowed))
-				bench_usage_error("--cpus: CPU %ld is not online or not allowed here", c);
+				bench_usage_error("--cpus: CPU %ld is not online or not allowed here",
+						  c);
 			CPU_SET(c, &cpus);
 		}
 		if (*p == ',')
@@ -328,8 +329,8 @@ int main(int argc, char **argv)
 	printf("worst deviation %.1f%%, Jain's index %.4f, CPU used %.1f%%\n", worst * 100,
 	       s1 * s1 / ((double)tasks * s2), (double)sum * 100 / capacity);
 	bench_result(worst * 100, "%", "tasks=%ld cpus=%ld metric=worst_dev", tasks, ncpus);
-	bench_result(s1 * s1 / ((double)tasks * s2), "index", "tasks=%ld cpus=%ld metric=jain", tasks,
-		     ncpus);
+	bench_result(s1 * s1 / ((double)tasks * s2), "index", "tasks=%ld cpus=%ld metric=jain",
+		     tasks, ncpus);
 	bench_result((double)sum * 100 / capacity, "%", "tasks=%ld cpus=%ld metric=cpu_used", tasks,
 		     ncpus);
 	return 0;

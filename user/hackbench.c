@@ -23,8 +23,9 @@
 
 #include "bench.h"
 
-#define DATASIZE_MIN 8	  /* room for the header */
-#define DATASIZE_MAX 4096 /* PIPE_BUF: a write this small reaches a reader whole, pipe or socket   \
+#define DATASIZE_MIN 8 /* room for the header */
+#define DATASIZE_MAX \
+	4096 /* PIPE_BUF: a write this small reaches a reader whole, pipe or socket   \
 			   */
 
 struct config {
@@ -80,8 +81,7 @@ static void sender(const struct task *t)
 
 			if (cfg.inject_error && !t->group && !t->index && seq == cfg.loops - 1 &&
 			    r == cfg.fds - 1)
-				buf[cfg.datasize - 1] ^=
-					0x5a; /* the body's last byte, or the seq's top byte */
+				buf[cfg.datasize - 1] ^= 0x5a; /* the body's last byte, or the seq's top byte */
 			err = bench_write_all(t->tx[r], buf, (size_t)cfg.datasize);
 
 			if (err)
@@ -110,8 +110,7 @@ static void check_message(const struct task *t, const uint8_t *buf, uint32_t *ne
 			bench_fail("group %ld receiver %ld: message %u of sender %u: byte %ld is "
 				   "0x%02x, "
 				   "expected 0x%02x (torn or corrupted message)",
-				   t->group, t->index, h.seq, h.sender, i, buf[i],
-				   body_byte(&h, i));
+				   t->group, t->index, h.seq, h.sender, i, buf[i], body_byte(&h, i));
 	next[h.sender]++;
 }
 
@@ -343,8 +342,8 @@ static void parse_args(int argc, char **argv)
 			cfg.fds = bench_arg_long("--fds", optarg, 1, 1000);
 			break;
 		case 's':
-			cfg.datasize =
-				bench_arg_long("--datasize", optarg, DATASIZE_MIN, DATASIZE_MAX);
+			cfg.datasize = bench_arg_long("--datasize", optarg, DATASIZE_MIN,
+						      DATASIZE_MAX);
 			break;
 		case 'E':
 			cfg.inject_error = true;

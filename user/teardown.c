@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define OBJECTS "/proc/fulcrum/objects"
+#define OBJECTS	   "/proc/fulcrum/objects"
 #define MAX_COUNTS 32
-#define WARMUP 100
+#define WARMUP	   100
 
 struct snapshot {
 	int n;

@@ -78,8 +78,7 @@ static void send_report(bool is_server, long id, uint64_t count)
 	int err = bench_write_all(reports[1], &r, sizeof(r));
 
 	if (err)
-		bench_fail("%s %ld: report: %s", is_server ? "server" : "client", id,
-			   strerror(-err));
+		bench_fail("%s %ld: report: %s", is_server ? "server" : "client", id, strerror(-err));
 }
 
 /* In a forked task: close every connection end except those kept (client c's own, or server s's).
@@ -369,9 +368,8 @@ int main(int argc, char **argv)
 		printf("number of transactions per client: %ld\n", transactions);
 		printf("number of transactions actually processed: %llu/%ld\n",
 		       (unsigned long long)by_clients, clients * transactions);
-		snprintf(params, sizeof(params),
-			 "clients=%ld servers=%ld work=%ld transactions=%ld", clients, servers,
-			 work, transactions);
+		snprintf(params, sizeof(params), "clients=%ld servers=%ld work=%ld transactions=%ld",
+			 clients, servers, work, transactions);
 	}
 	printf("latency average = %.3f ms\n", secs * 1000.0 * (double)clients / (double)by_clients);
 	printf("tps = %f (without initial connection time)\n", tps);

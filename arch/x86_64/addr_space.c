@@ -22,15 +22,15 @@
 #include "x86.h"
 
 /* A leaf's software bits: a mapping exists (even PROT_NONE); its PROT_*. */
-#define PTE_SW_MAPPED (1UL << 52)
+#define PTE_SW_MAPPED	  (1UL << 52)
 #define PTE_SW_PROT_SHIFT 9 /* bits 9-11 */
-#define PTE_SW_PROT (7UL << PTE_SW_PROT_SHIFT)
+#define PTE_SW_PROT	  (7UL << PTE_SW_PROT_SHIFT)
 
 /* Upper levels allow everything; the leaf decides. */
 #define PTE_TABLE (PTE_P | PTE_W | PTE_U)
 
 #define USER_PML4_ENTRIES 256
-#define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
+#define PROT_ALL	  (PROT_READ | PROT_WRITE | PROT_EXEC)
 
 static u64 flush_ipis; /* cross-CPU flushes sent, for the self-test */
 
@@ -189,7 +189,7 @@ static void on_active_cpus(struct arch_mm *mm, void (*fn)(void *arg))
 	/* The caller's table changes are visible before we read who may cache them. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	mask_snapshot(&targets, &mm->active);
-	for_each_cpu(cpu, &targets) {
+	for_each_cpu (cpu, &targets) {
 		if (cpu != arch_cpu_id())
 			__atomic_add_fetch(&flush_ipis, 1, __ATOMIC_RELAXED);
 		arch_call_on_cpu(cpu, fn, mm, true);

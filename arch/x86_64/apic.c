@@ -14,20 +14,21 @@
 #include "printk.h"
 #include "x86.h"
 
-#define MSR_APIC_BASE 0x1b
-#define APIC_BASE_EXTD (1UL << 10) /* x2APIC mode */
-#define APIC_BASE_EN (1UL << 11)
-#define APIC_BASE_ADDR 0xfffff000UL
+#define MSR_APIC_BASE	0x1b
+#define APIC_BASE_EXTD	(1UL << 10) /* x2APIC mode */
+#define APIC_BASE_EN	(1UL << 11)
+#define APIC_BASE_ADDR	0xfffff000UL
 #define X2APIC_MSR(reg) (0x800 + ((reg) >> 4))
-#define MSR_X2APIC_ICR 0x830
-#define SVR_ENABLE 0x100
-#define LVT_MASKED 0x10000
-#define LVT_NMI 0x400
-#define ICR_BUSY 0x1000
-#define SPIN_LIMIT 1000000
+#define MSR_X2APIC_ICR	0x830
+#define SVR_ENABLE	0x100
+#define LVT_MASKED	0x10000
+#define LVT_NMI		0x400
+#define ICR_BUSY	0x1000
+#define SPIN_LIMIT	1000000
 
 static bool nox2apic;
-BOOT_OPTION_BOOL(nox2apic, "nox2apic", &nox2apic, "use the xAPIC (MMIO) interface even if x2APIC exists");
+BOOT_OPTION_BOOL(nox2apic, "nox2apic", &nox2apic,
+		 "use the xAPIC (MMIO) interface even if x2APIC exists");
 
 static bool x2apic;
 static volatile u32 *xapic_regs;
@@ -120,8 +121,8 @@ void apic_init_boot(void)
 			panic("apic: cannot map the local APIC at %#llx", (unsigned long long)base);
 	}
 	apic_enable_this_cpu();
-	pr_info("apic: %s mode, boot CPU APIC ID %#x, version %#x\n",
-		x2apic ? "x2APIC" : "xAPIC", apic_id(), apic_read(APIC_VERSION) & 0xff);
+	pr_info("apic: %s mode, boot CPU APIC ID %#x, version %#x\n", x2apic ? "x2APIC" : "xAPIC",
+		apic_id(), apic_read(APIC_VERSION) & 0xff);
 }
 
 void apic_init_ap(void)

@@ -5,17 +5,17 @@
 #include "lib/types.h"
 
 /* Interrupt vectors the kernel owns. */
-#define VECTOR_TIMER 0xec
+#define VECTOR_TIMER	     0xec
 #define VECTOR_CALL_FUNCTION 0xfb
-#define VECTOR_RESCHEDULE 0xfd
-#define VECTOR_APIC_ERROR 0xfe
-#define VECTOR_SPURIOUS 0xff
+#define VECTOR_RESCHEDULE    0xfd
+#define VECTOR_APIC_ERROR    0xfe
+#define VECTOR_SPURIOUS	     0xff
 
 /* ICR delivery modes and flags. */
-#define ICR_FIXED 0x000
-#define ICR_NMI 0x400
-#define ICR_INIT 0x500
-#define ICR_STARTUP 0x600
+#define ICR_FIXED	 0x000
+#define ICR_NMI		 0x400
+#define ICR_INIT	 0x500
+#define ICR_STARTUP	 0x600
 #define ICR_LEVEL_ASSERT 0x4000
 #define ICR_ALL_BUT_SELF 0xc0000
 

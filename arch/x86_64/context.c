@@ -22,8 +22,7 @@ struct initial_frame {
 /* After the pops and the ret, RSP is the 16-aligned stack top: entry is called as the ABI wants. */
 _Static_assert(sizeof(struct initial_frame) == 56, "initial frame layout");
 
-void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(void *arg),
-		       void *arg)
+void arch_context_init(struct arch_context *ctx, void *stack_top, void (*entry)(void *arg), void *arg)
 {
 	u64 top = (u64)stack_top & ~15UL;
 	struct initial_frame *f = (struct initial_frame *)top - 1;

@@ -20,12 +20,12 @@ struct cpu_local {
 	u64 syscall_rsp;	/* gs:8: kernel stack top for the syscall entry (user_entry.asm) */
 	u64 user_rsp;		/* gs:16: the user RSP while the syscall entry changes stacks */
 	struct arch_context *ctx; /* gs:24: the running task's context; NULL before the first switch */
-	u32 cpu;		/* logical CPU number */
+	u32 cpu;		  /* logical CPU number */
 	u32 apic_id;
 	u64 gdt[GDT_ENTRIES] __aligned(16);
 	struct tss tss __aligned(16);
-	u8 *ist_stack[IST_COUNT];   /* each IST_STACK_SIZE bytes */
-	u8 *kernel_stack;	    /* KERNEL_STACK_SIZE bytes; the boot stack on CPU 0 */
+	u8 *ist_stack[IST_COUNT]; /* each IST_STACK_SIZE bytes */
+	u8 *kernel_stack;	  /* KERNEL_STACK_SIZE bytes; the boot stack on CPU 0 */
 	u64 timer_ticks;
 	const struct trap_frame *irq_frame; /* inside the timer interrupt: what it interrupted */
 	volatile bool online;
@@ -34,8 +34,8 @@ struct cpu_local {
 
 /* Offsets user_entry.asm uses. */
 #define CPU_LOCAL_SYSCALL_RSP 8
-#define CPU_LOCAL_USER_RSP 16
-#define CPU_LOCAL_CTX 24
+#define CPU_LOCAL_USER_RSP    16
+#define CPU_LOCAL_CTX	      24
 
 /* Every CPU's cpu_local by number; NULL for CPUs not brought up. */
 extern struct cpu_local *cpu_locals[MAX_CPUS];

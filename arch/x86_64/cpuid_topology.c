@@ -8,9 +8,9 @@
  */
 #include "cpuid_topology.h"
 
-#define LEVEL_TYPE_SMT 1
+#define LEVEL_TYPE_SMT	   1
 #define LEVEL_TYPE_INVALID 0
-#define MAX_SUBLEAVES 8
+#define MAX_SUBLEAVES	   8
 
 static u32 ceil_log2(u32 n)
 {
@@ -142,7 +142,8 @@ static u32 dense_index(u32 *vals, u32 *n, u32 value)
 }
 
 /* Position of value among the sorted unique values of key(cpu) over CPUs matching group. */
-static u32 rank_among(const struct machine *m, u32 cpu, u32 (*key)(const struct apic_id_layout *, u32),
+static u32 rank_among(const struct machine *m, u32 cpu,
+		      u32 (*key)(const struct apic_id_layout *, u32),
 		      bool (*same_group)(const struct apic_id_layout *, u32, u32),
 		      const struct apic_id_layout *l)
 {

@@ -11,10 +11,10 @@
 #include "x86.h"
 
 struct apic_id_layout {
-	u32 smt_bits;	/* low APIC ID bits numbering threads within a core */
-	u32 pkg_shift;	/* APIC ID >> pkg_shift is the package */
-	u32 llc_shift;	/* APIC ID >> llc_shift names the last-level cache */
-	u32 llc_level;	/* 2 or 3; 0 when unknown (LLC taken as per package) */
+	u32 smt_bits;  /* low APIC ID bits numbering threads within a core */
+	u32 pkg_shift; /* APIC ID >> pkg_shift is the package */
+	u32 llc_shift; /* APIC ID >> llc_shift names the last-level cache */
+	u32 llc_level; /* 2 or 3; 0 when unknown (LLC taken as per package) */
 	const char *source;
 };
 

@@ -16,11 +16,11 @@
 #include "printk.h"
 #include "x86.h"
 
-#define CR0_MP (1UL << 1) /* WAIT/FWAIT honour TS */
-#define CR0_EM (1UL << 2) /* x87 emulated: every x87/SSE instruction raises #UD */
-#define CR0_TS (1UL << 3) /* task switched: the next x87/SSE instruction raises #NM */
-#define CR0_NE (1UL << 5) /* x87 errors as #MF, not the legacy FERR# interrupt */
-#define CR4_OSFXSR (1UL << 9)	   /* FXSAVE/FXRSTOR and SSE enabled */
+#define CR0_MP	       (1UL << 1)  /* WAIT/FWAIT honour TS */
+#define CR0_EM	       (1UL << 2)  /* x87 emulated: every x87/SSE instruction raises #UD */
+#define CR0_TS	       (1UL << 3)  /* task switched: the next x87/SSE instruction raises #NM */
+#define CR0_NE	       (1UL << 5)  /* x87 errors as #MF, not the legacy FERR# interrupt */
+#define CR4_OSFXSR     (1UL << 9)  /* FXSAVE/FXRSTOR and SSE enabled */
 #define CR4_OSXMMEXCPT (1UL << 10) /* unmasked SSE exceptions raise #XM */
 
 static struct fpu_state default_state;
@@ -66,8 +66,7 @@ void fpu_cpu_init(bool boot_cpu)
 		if (probe.mxcsr_mask)
 			mxcsr_mask = probe.mxcsr_mask;
 		fpu_init_state(&default_state);
-		pr_info("fpu: FXSAVE state (%u bytes), MXCSR mask %#x\n", FPU_STATE_SIZE,
-			mxcsr_mask);
+		pr_info("fpu: FXSAVE state (%u bytes), MXCSR mask %#x\n", FPU_STATE_SIZE, mxcsr_mask);
 	}
 	/* Whatever firmware left in the registers is nobody's; the defaults are. */
 	__asm__ volatile("fninit");

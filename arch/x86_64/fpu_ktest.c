@@ -16,7 +16,7 @@
 #include "sched/sched.h"
 
 #define FPU_THREADS 3
-#define FPU_ROUNDS 200
+#define FPU_ROUNDS  200
 
 struct fpu_worker {
 	int id;
@@ -27,7 +27,7 @@ struct fpu_worker {
 static void fill_pattern(struct fpu_state *st, int id)
 {
 	fpu_init_state(st);
-	st->fcw = (u16)(FPU_DEFAULT_FCW & ~0xc00) | (u16)((id & 3) << 10); /* x87 rounding */
+	st->fcw = (u16)(FPU_DEFAULT_FCW & ~0xc00) | (u16)((id & 3) << 10);  /* x87 rounding */
 	st->mxcsr = (FPU_DEFAULT_MXCSR & ~0x6000u) | ((u32)(id & 3) << 13); /* SSE rounding */
 	for (int i = 0; i < 16; i++)
 		memset(st->xmm[i], id * 16 + i, 16);

@@ -23,14 +23,16 @@ static const u64 gdt_template[GDT_ENTRIES] = {
 	0x00cf92000000ffff, /* 0x10 kernel data */
 	0x00cff2000000ffff, /* 0x18 user data, DPL 3 */
 	0x00affa000000ffff, /* 0x20 user code: long mode, DPL 3 */
-	0, 0,		    /* 0x28 TSS: 16-byte system descriptor */
+	0,
+	0, /* 0x28 TSS: 16-byte system descriptor */
 };
 
 static void set_tss_descriptor(u64 *gdt, const struct tss *tss)
 {
 	u64 base = (u64)tss, limit = sizeof(*tss) - 1;
 
-	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) | (0x89UL << 40) /* present, 64-bit TSS */
+	gdt[5] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
+		 (0x89UL << 40) /* present, 64-bit TSS */
 		 | (((limit >> 16) & 0xf) << 48) | (((base >> 24) & 0xff) << 56);
 	gdt[6] = base >> 32;
 }

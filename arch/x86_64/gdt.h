@@ -14,7 +14,7 @@ enum ist_slot {
 };
 
 #define IST_STACK_SIZE 16384
-#define GDT_ENTRIES 7
+#define GDT_ENTRIES    7
 
 struct tss {
 	u32 reserved0;

@@ -20,7 +20,7 @@ struct idt_gate {
 _Static_assert(sizeof(struct idt_gate) == 16, "IDT gate layout");
 
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
-#define GATE_DPL3 0x60	   /* ring 3 may raise it with an int instruction */
+#define GATE_DPL3      0x60 /* ring 3 may raise it with an int instruction */
 
 extern const u64 isr_stub_table[256];
 static struct idt_gate idt[256] __aligned(16);
@@ -46,7 +46,6 @@ void idt_load(void)
 
 void idt_init(void)
 {
-
 	for (int v = 0; v < 256; v++)
 		set_gate(v, isr_stub_table[v], 0);
 	idt[X86_DF].ist = IST_DOUBLE_FAULT;

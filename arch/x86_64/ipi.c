@@ -37,7 +37,8 @@ static void serve_mailbox(unsigned int cpu)
 	void (*fn)(void *);
 	void *arg;
 
-	if (__atomic_load_n(&mb->taken, __ATOMIC_ACQUIRE) == __atomic_load_n(&mb->posted, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&mb->taken, __ATOMIC_ACQUIRE) ==
+	    __atomic_load_n(&mb->posted, __ATOMIC_ACQUIRE))
 		return;
 	fn = mb->fn;
 	arg = mb->arg;

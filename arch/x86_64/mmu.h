@@ -7,14 +7,14 @@
 
 #include "lib/types.h"
 
-#define PTE_P (1UL << 0)
-#define PTE_W (1UL << 1)
-#define PTE_U (1UL << 2)
-#define PTE_PWT (1UL << 3)
-#define PTE_PCD (1UL << 4)
-#define PTE_PS (1UL << 7)
-#define PTE_G (1UL << 8)
-#define PTE_NX (1UL << 63)
+#define PTE_P	 (1UL << 0)
+#define PTE_W	 (1UL << 1)
+#define PTE_U	 (1UL << 2)
+#define PTE_PWT	 (1UL << 3)
+#define PTE_PCD	 (1UL << 4)
+#define PTE_PS	 (1UL << 7)
+#define PTE_G	 (1UL << 8)
+#define PTE_NX	 (1UL << 63)
 #define PTE_ADDR 0x000ffffffffff000UL
 
 /* PTE_NX where the CPU has it (EFER.NXE), else 0. */

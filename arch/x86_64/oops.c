@@ -55,10 +55,12 @@ static const char *exception_name(u64 vector)
 static void print_page_fault_cause(const struct trap_frame *f, u64 cr2)
 {
 	u64 err = f->error_code;
-	const char *access = err & PF_INSTR ? "instruction fetch" : err & PF_WRITE ? "write access" : "read access";
-	const char *what = err & PF_RSVD	? "reserved bit violation"
-			   : err & PF_PRESENT ? "permissions violation"
-					      : "not-present page";
+	const char *access = err & PF_INSTR ? "instruction fetch" :
+			     err & PF_WRITE ? "write access" :
+					      "read access";
+	const char *what = err & PF_RSVD    ? "reserved bit violation" :
+			   err & PF_PRESENT ? "permissions violation" :
+					      "not-present page";
 	const char *stack;
 
 	if (stack_guard_hit(cr2, &stack))
@@ -88,7 +90,8 @@ static void print_cause(const struct trap_frame *f, u64 cr2)
 		if (stack_guard_hit(cr2, &stack))
 			pr_emerg("BUG: kernel stack overflow: guard page of the %s hit at %016llx\n",
 				 stack, (unsigned long long)cr2);
-		pr_emerg("PANIC: double fault, error_code: 0x%llx\n", (unsigned long long)f->error_code);
+		pr_emerg("PANIC: double fault, error_code: 0x%llx\n",
+			 (unsigned long long)f->error_code);
 		break;
 	default:
 		pr_emerg("%s: %04llx [#%d] SMP\n", exception_name(f->vector),
@@ -152,8 +155,8 @@ void oops(struct trap_frame *f)
 		pr_emerg("CPU: %u PID: %d Comm: %s Not tainted (%s)\n", this_cpu_local()->cpu, pid,
 			 comm, exception_name(f->vector));
 	else
-		pr_emerg("CPU: %u PID: 0 Comm: swapper/%u Not tainted (%s)\n", this_cpu_local()->cpu,
-			 this_cpu_local()->cpu, exception_name(f->vector));
+		pr_emerg("CPU: %u PID: 0 Comm: swapper/%u Not tainted (%s)\n",
+			 this_cpu_local()->cpu, this_cpu_local()->cpu, exception_name(f->vector));
 	print_registers(f, cr2);
 	pr_emerg("Call Trace:\n");
 	stacktrace_print_fault(f->rip, f->rsp, f->rbp);

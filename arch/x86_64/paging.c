@@ -16,14 +16,14 @@
 #include "printk.h"
 #include "x86.h"
 
-#define MMIO_BASE 0xffffc90000000000UL /* device mappings, uncached, 1 TiB window */
+#define MMIO_BASE  0xffffc90000000000UL /* device mappings, uncached, 1 TiB window */
 #define MMIO_LIMIT 0xffffd90000000000UL
 
-#define SIZE_4K (1UL << 12)
-#define SIZE_2M (1UL << 21)
-#define SIZE_1G (1UL << 30)
+#define SIZE_4K		(1UL << 12)
+#define SIZE_2M		(1UL << 21)
+#define SIZE_1G		(1UL << 30)
 #define EARLY_MAP_LIMIT (4UL << 30) /* what boot/entry.asm mapped */
-#define CR4_PGE (1UL << 7)
+#define CR4_PGE		(1UL << 7)
 
 extern u8 __kernel_phys_start[], __text_start[], __text_end[], __rodata_start[], __rodata_end[];
 extern u8 __data_start[], __kernel_end[], boot_stack_guard[];
@@ -41,9 +41,9 @@ static u64 mapped_pages[3]; /* 4K, 2M, 1G counts in the direct map */
 /* Table pages come from the memory map during boot, from the page allocator after it. */
 static u64 *alloc_table(void)
 {
-	phys_addr_t pa = page_alloc_total_pages()
-				 ? page_alloc(0)
-				 : memmap_alloc_early(table_source, PAGE_SIZE, PAGE_SIZE, EARLY_MAP_LIMIT);
+	phys_addr_t pa = page_alloc_total_pages() ? page_alloc(0) :
+						    memmap_alloc_early(table_source, PAGE_SIZE,
+								       PAGE_SIZE, EARLY_MAP_LIMIT);
 	u64 *t;
 
 	if (!pa)
@@ -107,7 +107,8 @@ static void map_kernel_section(u64 *pml4, const u8 *start, const u8 *end, u64 fl
 static void map_ram_above_4g(u64 *pml4, const struct memmap *mm)
 {
 	for (size_t i = 0; i < mm->nr_usable; i++) {
-		phys_addr_t start = MAX(mm->usable[i].start, EARLY_MAP_LIMIT), end = mm->usable[i].end;
+		phys_addr_t start = MAX(mm->usable[i].start, EARLY_MAP_LIMIT),
+			    end = mm->usable[i].end;
 
 		if (end > start)
 			map_range(pml4, DIRECT_MAP_BASE + start, start, end - start,
@@ -184,8 +185,8 @@ void *paging_map_mmio(phys_addr_t pa, u64 size)
 	}
 	mmio_next += size + PAGE_SIZE; /* an unmapped page between mappings catches overruns */
 	/* Strong uncacheable (PCD + PWT with the default PAT), never executable. */
-	map_range(kernel_pml4, va, pa - offset, size, PTE_P | PTE_W | PTE_PCD | PTE_PWT | PTE_G | nx_bit,
-		  false);
+	map_range(kernel_pml4, va, pa - offset, size,
+		  PTE_P | PTE_W | PTE_PCD | PTE_PWT | PTE_G | nx_bit, false);
 	spin_unlock_irqrestore(&mmio_lock, flags);
 	return (void *)(va + offset);
 }

@@ -12,21 +12,21 @@
 #include "x86.h"
 
 #define CMOS_INDEX 0x70
-#define CMOS_DATA 0x71
+#define CMOS_DATA  0x71
 
-#define RTC_SEC 0x00
-#define RTC_MIN 0x02
-#define RTC_HOUR 0x04
-#define RTC_DAY 0x07
-#define RTC_MON 0x08
-#define RTC_YEAR 0x09
+#define RTC_SEC	     0x00
+#define RTC_MIN	     0x02
+#define RTC_HOUR     0x04
+#define RTC_DAY	     0x07
+#define RTC_MON	     0x08
+#define RTC_YEAR     0x09
 #define RTC_STATUS_A 0x0a
 #define RTC_STATUS_B 0x0b
 
 #define RTC_A_UIP 0x80 /* an update is in progress: the registers are changing */
 
 #define UIP_WAIT_NS 20000000ULL /* an update lasts under 2 ms; give up after 20 */
-#define READ_TRIES 5
+#define READ_TRIES  5
 
 /* The index and data ports are one register access: nobody may come between them. */
 static struct spinlock cmos_lock = SPINLOCK_INIT;

@@ -10,7 +10,7 @@
 #include "lib/types.h"
 
 /* Register B's format bits (MC146818). */
-#define RTC_B_24H 0x02	  /* hours run 0-23; else 1-12 with bit 7 meaning PM */
+#define RTC_B_24H    0x02 /* hours run 0-23; else 1-12 with bit 7 meaning PM */
 #define RTC_B_BINARY 0x04 /* values are binary; else BCD */
 
 #define RTC_HOUR_PM 0x80
@@ -86,8 +86,7 @@ static inline u64 rtc_decode(const struct rtc_regs *r)
 		if (r->hour & RTC_HOUR_PM)
 			hour += 12;
 	}
-	if (sec < 0 || sec > 59 || min < 0 || min > 59 || year < 0 || year > 99 || mon < 1 ||
-	    mon > 12)
+	if (sec < 0 || sec > 59 || min < 0 || min > 59 || year < 0 || year > 99 || mon < 1 || mon > 12)
 		return 0;
 	year += year < 70 ? 2000 : 1900;
 	if (day < 1 || day > rtc_days_in_month(year, mon))

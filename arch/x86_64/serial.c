@@ -6,17 +6,17 @@
 #define COM1 0x3f8
 
 enum uart_reg {
-	UART_DATA = 0,	   /* DLAB=0: transmit/receive; DLAB=1: divisor low */
-	UART_IER = 1,	   /* DLAB=0: interrupt enable; DLAB=1: divisor high */
-	UART_FCR = 2,	   /* FIFO control */
-	UART_LCR = 3,	   /* line control (bit 7: DLAB) */
-	UART_MCR = 4,	   /* modem control */
-	UART_LSR = 5,	   /* line status */
+	UART_DATA = 0, /* DLAB=0: transmit/receive; DLAB=1: divisor low */
+	UART_IER = 1,  /* DLAB=0: interrupt enable; DLAB=1: divisor high */
+	UART_FCR = 2,  /* FIFO control */
+	UART_LCR = 3,  /* line control (bit 7: DLAB) */
+	UART_MCR = 4,  /* modem control */
+	UART_LSR = 5,  /* line status */
 	UART_SCRATCH = 7,
 };
 
-#define LSR_DR 0x01   /* data ready: a received byte waits in the receive buffer */
-#define LSR_THRE 0x20 /* transmit holding register empty */
+#define LSR_DR	   0x01 /* data ready: a received byte waits in the receive buffer */
+#define LSR_THRE   0x20 /* transmit holding register empty */
 #define SPIN_LIMIT 100000
 
 static bool serial_present;

@@ -58,17 +58,16 @@ _Static_assert(__builtin_offsetof(struct sigcontext64, eflags) == 136, "sigconte
 _Static_assert(__builtin_offsetof(struct sigcontext64, fpstate) == 184, "sigcontext fpstate");
 _Static_assert(__builtin_offsetof(struct rt_sigframe, info) == 312, "rt_sigframe info");
 
-#define UC_SIGCONTEXT_SS 0x2
+#define UC_SIGCONTEXT_SS     0x2
 #define UC_STRICT_RESTORE_SS 0x4
 
-#define SIGFRAME_REDZONE 128 /* the System V ABI's area below rsp that leaf code may use */
-#define SIGFRAME_FP_ALIGN 64 /* what XSAVE would need; FXSAVE needs 16 */
+#define SIGFRAME_REDZONE  128 /* the System V ABI's area below rsp that leaf code may use */
+#define SIGFRAME_FP_ALIGN 64  /* what XSAVE would need; FXSAVE needs 16 */
 
 /* sigaction flags the frame depends on (kernel/proc/siginfo.h has the full set). */
 _Static_assert(SA_RESTORER == 0x04000000 && SA_ONSTACK == 0x08000000, "SA_ flags");
 
-static void save_regs(struct sigcontext64 *sc, const struct user_regs *r,
-		      const struct k_siginfo *info)
+static void save_regs(struct sigcontext64 *sc, const struct user_regs *r, const struct k_siginfo *info)
 {
 	sc->r8 = r->r8, sc->r9 = r->r9, sc->r10 = r->r10, sc->r11 = r->r11;
 	sc->r12 = r->r12, sc->r13 = r->r13, sc->r14 = r->r14, sc->r15 = r->r15;

@@ -41,7 +41,7 @@
 #include "x86.h"
 
 #define TRAMPOLINE_BASE 0x8000 /* must match trampoline.asm */
-#define STACK_ORDER 2	       /* 16 KiB = KERNEL_STACK_SIZE = IST_STACK_SIZE */
+#define STACK_ORDER	2      /* 16 KiB = KERNEL_STACK_SIZE = IST_STACK_SIZE */
 _Static_assert((PAGE_SIZE << STACK_ORDER) == KERNEL_STACK_SIZE, "stack size");
 _Static_assert((PAGE_SIZE << STACK_ORDER) == IST_STACK_SIZE, "IST stack size");
 
@@ -238,11 +238,11 @@ unsigned int arch_smp_boot(const struct machine *m)
 			continue; /* its memory stays: the CPU may have loaded its stack address */
 		}
 		if (late_us)
-			pr_warn("smp: CPU%u came online %llu us after its %lld ms were up; kept\n", cpu,
-				(unsigned long long)late_us, (long long)ap_timeout_ms);
+			pr_warn("smp: CPU%u came online %llu us after its %lld ms were up; kept\n",
+				cpu, (unsigned long long)late_us, (long long)ap_timeout_ms);
 		if (c->apic_id != m->cpu[cpu].apic_id)
-			pr_warn("smp: CPU%u reports APIC ID %#x, firmware said %#x\n", cpu, c->apic_id,
-				m->cpu[cpu].apic_id);
+			pr_warn("smp: CPU%u reports APIC ID %#x, firmware said %#x\n", cpu,
+				c->apic_id, m->cpu[cpu].apic_id);
 		last_online = arch_clock_ns();
 		online++;
 	}

@@ -104,8 +104,8 @@ static void print_unframed_caller(u64 rip, u64 rsp)
 	if (!ksym_lookup(rip, &offset, &size))
 		return;
 	fn = (const u8 *)(rip - offset);
-	framed = size >= 4 && fn[0] == prologue[0] && fn[1] == prologue[1] && fn[2] == prologue[2] &&
-		 fn[3] == prologue[3];
+	framed = size >= 4 && fn[0] == prologue[0] && fn[1] == prologue[1] &&
+		 fn[2] == prologue[2] && fn[3] == prologue[3];
 	if (framed && offset >= 4)
 		return; /* the frame is built: the rbp chain starts with our caller */
 	slot = framed && offset >= 1 ? rsp + 8 : rsp;

@@ -18,11 +18,11 @@
 #include "x86.h"
 
 #define MSR_TSC_DEADLINE 0x6e0
-#define LVT_PERIODIC (1U << 17)
+#define LVT_PERIODIC	 (1U << 17)
 #define LVT_TSC_DEADLINE (2U << 17)
-#define LVT_MASKED 0x10000
-#define DIVIDE_BY_16 0x3
-#define CALIBRATE_US 10000
+#define LVT_MASKED	 0x10000
+#define DIVIDE_BY_16	 0x3
+#define CALIBRATE_US	 10000
 
 static s64 hz = 250;
 BOOT_OPTION_INT(hz, "hz", &hz, 10, 1000, "timer interrupts per second on each CPU");
@@ -32,8 +32,8 @@ BOOT_OPTION_BOOL(notscdeadline, "notscdeadline", &notscdeadline,
 		 "use the APIC timer's periodic mode even where TSC-deadline mode exists");
 
 static bool tsc_deadline;
-static u64 tsc_period;	     /* TSC ticks per tick, deadline mode */
-static u32 apic_period;	     /* APIC timer counts per tick, periodic mode */
+static u64 tsc_period;	/* TSC ticks per tick, deadline mode */
+static u32 apic_period; /* APIC timer counts per tick, periodic mode */
 
 static void timer_interrupt(struct trap_frame *f)
 {

@@ -15,8 +15,8 @@ struct trap_frame {
 _Static_assert(sizeof(struct trap_frame) == 22 * 8, "trap frame layout");
 
 enum exception_vector {
-	X86_DE = 0,  /* divide error */
-	X86_DB = 1,  /* debug */
+	X86_DE = 0, /* divide error */
+	X86_DB = 1, /* debug */
 	X86_NMI = 2,
 	X86_BP = 3,  /* breakpoint */
 	X86_OF = 4,  /* overflow */
@@ -43,12 +43,12 @@ enum exception_vector {
 
 /* Page-fault error code bits. */
 #define PF_PRESENT 0x1
-#define PF_WRITE 0x2
-#define PF_USER 0x4
-#define PF_RSVD 0x8
-#define PF_INSTR 0x10
-#define PF_PK 0x20
-#define PF_SHSTK 0x40
+#define PF_WRITE   0x2
+#define PF_USER	   0x4
+#define PF_RSVD	   0x8
+#define PF_INSTR   0x10
+#define PF_PK	   0x20
+#define PF_SHSTK   0x40
 
 /* Fills the IDT (boot CPU, once) / loads it on the calling CPU. */
 void idt_init(void);

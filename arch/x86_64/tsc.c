@@ -11,13 +11,13 @@
 #include "printk.h"
 #include "x86.h"
 
-#define PIT_HZ 1193182
-#define PIT_CH2_DATA 0x42
-#define PIT_COMMAND 0x43
-#define PIT_GATE_PORT 0x61	  /* bit 0: channel 2 gate, bit 1: speaker, bit 5: output */
-#define CALIBRATE_MS 10
+#define PIT_HZ		 1193182
+#define PIT_CH2_DATA	 0x42
+#define PIT_COMMAND	 0x43
+#define PIT_GATE_PORT	 0x61 /* bit 0: channel 2 gate, bit 1: speaker, bit 5: output */
+#define CALIBRATE_MS	 10
 #define CALIBRATE_ROUNDS 3
-#define POLL_LIMIT (1ULL << 32) /* TSC ticks: gives up if the PIT never fires */
+#define POLL_LIMIT	 (1ULL << 32) /* TSC ticks: gives up if the PIT never fires */
 
 static u64 entry_tsc, tsc_hz, ns_mult;
 

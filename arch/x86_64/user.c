@@ -18,9 +18,10 @@
 u8 uaccess_smap_on;
 static bool smep_on;
 
-#define CHECK_SAME(field) \
-	_Static_assert(__builtin_offsetof(struct user_regs, field) == \
-		       __builtin_offsetof(struct trap_frame, field), "user_regs." #field)
+#define CHECK_SAME(field)                                                    \
+	_Static_assert(__builtin_offsetof(struct user_regs, field) ==        \
+			       __builtin_offsetof(struct trap_frame, field), \
+		       "user_regs." #field)
 CHECK_SAME(r15);
 CHECK_SAME(r11);
 CHECK_SAME(rbp);

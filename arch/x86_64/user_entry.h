@@ -13,23 +13,23 @@
 #include "trap.h"
 #include "x86.h"
 
-#define RFLAGS_CF (1UL << 0)
+#define RFLAGS_CF    (1UL << 0)
 #define RFLAGS_FIXED (1UL << 1) /* always reads as 1 */
-#define RFLAGS_PF (1UL << 2)
-#define RFLAGS_AF (1UL << 4)
-#define RFLAGS_ZF (1UL << 6)
-#define RFLAGS_SF (1UL << 7)
-#define RFLAGS_TF (1UL << 8)
-#define RFLAGS_DF (1UL << 10)
-#define RFLAGS_OF (1UL << 11)
-#define RFLAGS_IOPL (3UL << 12)
-#define RFLAGS_NT (1UL << 14)
-#define RFLAGS_RF (1UL << 16)
-#define RFLAGS_AC (1UL << 18)
-#define RFLAGS_ID (1UL << 21)
+#define RFLAGS_PF    (1UL << 2)
+#define RFLAGS_AF    (1UL << 4)
+#define RFLAGS_ZF    (1UL << 6)
+#define RFLAGS_SF    (1UL << 7)
+#define RFLAGS_TF    (1UL << 8)
+#define RFLAGS_DF    (1UL << 10)
+#define RFLAGS_OF    (1UL << 11)
+#define RFLAGS_IOPL  (3UL << 12)
+#define RFLAGS_NT    (1UL << 14)
+#define RFLAGS_RF    (1UL << 16)
+#define RFLAGS_AC    (1UL << 18)
+#define RFLAGS_ID    (1UL << 21)
 
 /* What user mode may set; IOPL, NT, RF, VM and the virtual-interrupt bits it may not. */
-#define RFLAGS_USER_MASK                                                                      \
+#define RFLAGS_USER_MASK                                                                     \
 	(RFLAGS_CF | RFLAGS_PF | RFLAGS_AF | RFLAGS_ZF | RFLAGS_SF | RFLAGS_TF | RFLAGS_DF | \
 	 RFLAGS_OF | RFLAGS_AC | RFLAGS_ID)
 

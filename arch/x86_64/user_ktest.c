@@ -29,13 +29,13 @@
 #include "user_entry.h"
 
 /* The programs' fixed addresses, as in user_ktest_prog.asm. */
-#define UT_CODE 0x400000UL
-#define UT_DATA 0x600000UL
-#define UT_SHOOT 0x601000UL
-#define UT_RO 0x602000UL
-#define UT_UNMAPPED 0x500000UL
+#define UT_CODE	       0x400000UL
+#define UT_DATA	       0x600000UL
+#define UT_SHOOT       0x601000UL
+#define UT_RO	       0x602000UL
+#define UT_UNMAPPED    0x500000UL
 #define UT_KERNEL_ADDR 0xffff800000100000UL /* the direct map: present, supervisor-only */
-#define UT_TOP_PAGE (USER_ADDR_END - PAGE_SIZE)
+#define UT_TOP_PAGE    (USER_ADDR_END - PAGE_SIZE)
 #define UT_SYS_UNKNOWN 335
 
 /* Result slots (u64 index into the data page), as in user_ktest_prog.asm. */
@@ -52,19 +52,19 @@ enum {
 	R_STARTED = 10,
 };
 
-#define UT_HELLO_LEN 29		 /* "user_mode: hello from ring 3\n" */
-#define UT_FS_SLOT (0x800 / 8)	 /* what the program reads at fs:0 */
-#define UT_FS_MAGIC 0xf5f5000011112222UL
-#define CONTENDER_FS 0x7000000000UL
-#define POLL_NS 1000000ULL
-#define MIN_TICKS_IN_USER 2	 /* timer ticks on the CPU while the program spun in ring 3 */
+#define UT_HELLO_LEN	  29	      /* "user_mode: hello from ring 3\n" */
+#define UT_FS_SLOT	  (0x800 / 8) /* what the program reads at fs:0 */
+#define UT_FS_MAGIC	  0xf5f5000011112222UL
+#define CONTENDER_FS	  0x7000000000UL
+#define POLL_NS		  1000000ULL
+#define MIN_TICKS_IN_USER 2 /* timer ticks on the CPU while the program spun in ring 3 */
 
 /* Wait statuses: exit(code) is code << 8, death by a signal is the signal. */
 #define EXITED(code) ((code) << 8)
-#define UT_SIGTRAP 5
-#define UT_SIGILL 4
-#define UT_SIGFPE 8
-#define UT_SIGSEGV 11
+#define UT_SIGTRAP   5
+#define UT_SIGILL    4
+#define UT_SIGFPE    8
+#define UT_SIGSEGV   11
 
 /* The programs, in kernel rodata (user_ktest_prog.asm). */
 extern const u8 utp_syscalls[], utp_syscalls_end[], utp_shoot[], utp_shoot_end[];

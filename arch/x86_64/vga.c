@@ -6,9 +6,9 @@
 #include "lib/string.h"
 #include "x86.h"
 
-#define VGA_ATTR 0x07 /* light grey on black */
+#define VGA_ATTR   0x07 /* light grey on black */
 #define CRTC_INDEX 0x3d4
-#define CRTC_DATA 0x3d5
+#define CRTC_DATA  0x3d5
 
 static volatile u16 *vga_buf;
 static u32 vga_width, vga_height, vga_stride; /* stride in cells */

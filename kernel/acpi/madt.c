@@ -46,8 +46,7 @@ static void add_cpu(struct acpi_madt_info *out, u32 apic_id, u32 uid, u32 flags,
 		out->count.x2apic++;
 	if (!c.enabled) {
 		out->count.disabled++;
-		if (out->revision >= MADT_REV_ONLINE_CAPABLE &&
-		    (flags & ACPI_MADT_ONLINE_CAPABLE)) {
+		if (out->revision >= MADT_REV_ONLINE_CAPABLE && (flags & ACPI_MADT_ONLINE_CAPABLE)) {
 			c.online_capable = true;
 			out->count.online_capable++;
 		}

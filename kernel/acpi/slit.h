@@ -19,8 +19,8 @@ struct acpi_slit {
 } __packed;
 _Static_assert(sizeof(struct acpi_slit) == 44, "SLIT header");
 
-#define ACPI_SLIT_LOCAL	      10  /* a locality to itself */
-#define ACPI_SLIT_UNREACHABLE 255 /* no path between two localities */
+#define ACPI_SLIT_LOCAL		 10  /* a locality to itself */
+#define ACPI_SLIT_UNREACHABLE	 255 /* no path between two localities */
 /* Localities kept; a bigger SLIT is refused (every machine here has at most a handful). */
 #define ACPI_SLIT_MAX_LOCALITIES 64
 

@@ -200,8 +200,7 @@ static void signature_text(char out[5], const void *sig)
  * length), then the whole table. Returns it, or NULL after a warning.
  * what names the table in messages ("RSDT entry 3", "DSDT").
  */
-static const struct acpi_sdt_header *map_table(acpi_map_fn map, void *ctx, u64 phys,
-					       const char *what)
+static const struct acpi_sdt_header *map_table(acpi_map_fn map, void *ctx, u64 phys, const char *what)
 {
 	const struct acpi_sdt_header *h;
 	u32 len;
@@ -223,8 +222,7 @@ static const struct acpi_sdt_header *map_table(acpi_map_fn map, void *ctx, u64 p
 
 		signature_text(sig, h->signature);
 		pr_warn("ACPI: %s at 0x%llx (%s) has length %u, outside %u..%u; skipped\n", what,
-			(unsigned long long)phys, sig, len, ACPI_SDT_HEADER_LEN,
-			ACPI_TABLE_MAX_LEN);
+			(unsigned long long)phys, sig, len, ACPI_SDT_HEADER_LEN, ACPI_TABLE_MAX_LEN);
 		return NULL;
 	}
 	h = map(phys, len, ctx);

@@ -17,7 +17,7 @@
 /* No table is anywhere near this big; a larger length field is corrupt. */
 #define ACPI_TABLE_MAX_LEN (16u << 20)
 /* Tables kept in a struct acpi_tables; real machines have 10 to 60. */
-#define ACPI_MAX_TABLES 128
+#define ACPI_MAX_TABLES	   128
 
 /* Root System Description Pointer, ACPI 1.0 part (revision 0). */
 struct acpi_rsdp {

@@ -205,8 +205,7 @@ static bool srat_nodes(const struct acpi_srat_info *srat, struct machine *m,
 		return false;
 	}
 	if (n > MAX_NODES) {
-		pr_warn("ACPI: SRAT has more than %d proximity domains; one NUMA node\n",
-			MAX_NODES);
+		pr_warn("ACPI: SRAT has more than %d proximity domains; one NUMA node\n", MAX_NODES);
 		return false;
 	}
 	m->nr_nodes = n;

@@ -17,7 +17,7 @@
 /* boot_apic_id value meaning "the first enabled MADT entry" (host tools have no CPUID). */
 #define ACPI_BOOT_CPU_FIRST_ENABLED 0xFFFFFFFFu
 /* acpi_uid of a boot CPU the MADT does not list. */
-#define ACPI_UID_UNKNOWN 0xFFFFFFFFu
+#define ACPI_UID_UNKNOWN	    0xFFFFFFFFu
 
 /* The boot options that shape the machine (numa=, maxcpus=, nosmp), as plain values. */
 struct acpi_machine_options {

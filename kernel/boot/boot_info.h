@@ -10,12 +10,12 @@
 #include "mm/memmap.h"
 
 #define BOOT_MAX_MEM_ENTRIES 128
-#define BOOT_MAX_MODULES 8
-#define BOOT_CMDLINE_MAX 1024
-#define BOOT_NAME_MAX 64
+#define BOOT_MAX_MODULES     8
+#define BOOT_CMDLINE_MAX     1024
+#define BOOT_NAME_MAX	     64
 
 struct boot_module {
-	phys_addr_t start, end; /* [start, end) */
+	phys_addr_t start, end;	  /* [start, end) */
 	char name[BOOT_NAME_MAX]; /* the module's command line ("initrd") */
 };
 
@@ -51,7 +51,7 @@ struct boot_info {
 	struct boot_framebuffer fb;
 
 	phys_addr_t mbi_start, mbi_end; /* the multiboot information itself */
-	u32 warnings;			 /* malformed tags skipped */
+	u32 warnings;			/* malformed tags skipped */
 };
 
 #endif

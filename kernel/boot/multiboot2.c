@@ -95,10 +95,10 @@ enum mb2_fb_type {
 _Static_assert(sizeof(((struct boot_info *)0)->rsdp) == RSDP_V2_LEN, "rsdp buffer");
 
 /* Every complaint goes through here, so out->warnings counts them all. */
-#define mb2_warn(out, fmt, ...)                                                                    \
-	do {                                                                                       \
-		(out)->warnings++;                                                                 \
-		pr_warn("multiboot2: " fmt, ##__VA_ARGS__);                                        \
+#define mb2_warn(out, fmt, ...)                             \
+	do {                                                \
+		(out)->warnings++;                          \
+		pr_warn("multiboot2: " fmt, ##__VA_ARGS__); \
 	} while (0)
 
 /*
@@ -253,9 +253,8 @@ static void parse_tag(const u8 *tag, u32 type, size_t size, struct boot_info *ou
 			    size - sizeof(struct mb2_tag), "command line", out);
 		break;
 	case MB2_TAG_LOADER_NAME:
-		copy_string(out->loader_name, sizeof(out->loader_name),
-			    tag + sizeof(struct mb2_tag), size - sizeof(struct mb2_tag),
-			    "boot loader name", out);
+		copy_string(out->loader_name, sizeof(out->loader_name), tag + sizeof(struct mb2_tag),
+			    size - sizeof(struct mb2_tag), "boot loader name", out);
 		break;
 	case MB2_TAG_MODULE:
 		parse_module(tag, size, out);
@@ -325,8 +324,7 @@ int multiboot2_parse(const void *mbi, size_t avail, phys_addr_t mbi_phys, struct
 			break;
 		}
 		if (tag.size < sizeof(tag) || tag.size > total - off) {
-			mb2_warn(out,
-				 "tag %u at offset %zu: bad size %u (%zu left), walk stopped\n",
+			mb2_warn(out, "tag %u at offset %zu: bad size %u (%zu left), walk stopped\n",
 				 tag.type, off, tag.size, total - off);
 			break;
 		}

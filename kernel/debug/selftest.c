@@ -21,9 +21,10 @@ static const char *const selftest_choices[] = {
 	"none", "oops", "pagefault", "gpf", "ud", "divide", "stackoverflow", "panic", "sched", NULL,
 };
 static const char *selftest = "none";
-BOOT_OPTION_STRING(selftest, "selftest", &selftest, selftest_choices,
-		   "fault on purpose to test the reports: oops (NULL dereference), pagefault, gpf, "
-		   "ud, divide, stackoverflow (double fault), panic; or sched: run every sched_* in-kernel test");
+BOOT_OPTION_STRING(
+	selftest, "selftest", &selftest, selftest_choices,
+	"fault on purpose to test the reports: oops (NULL dereference), pagefault, gpf, "
+	"ud, divide, stackoverflow (double fault), panic; or sched: run every sched_* in-kernel test");
 
 static struct selftest_object *volatile selftest_null;
 static u64 *volatile selftest_unmapped = (u64 *)0xffffffff7ff00000UL; /* below the kernel image */

@@ -11,8 +11,19 @@
 
 /* The 13 header fields after the magic, in archive order. */
 enum cpio_field {
-	F_INO, F_MODE, F_UID, F_GID, F_NLINK, F_MTIME, F_FILESIZE,
-	F_DEVMAJOR, F_DEVMINOR, F_RDEVMAJOR, F_RDEVMINOR, F_NAMESIZE, F_CHECK,
+	F_INO,
+	F_MODE,
+	F_UID,
+	F_GID,
+	F_NLINK,
+	F_MTIME,
+	F_FILESIZE,
+	F_DEVMAJOR,
+	F_DEVMINOR,
+	F_RDEVMAJOR,
+	F_RDEVMINOR,
+	F_NAMESIZE,
+	F_CHECK,
 	NR_FIELDS
 };
 
@@ -63,8 +74,13 @@ static bool parse_hex8(const u8 *p, u32 *out)
 static bool valid_type(u32 mode)
 {
 	switch (mode & CPIO_S_IFMT) {
-	case CPIO_S_IFREG: case CPIO_S_IFDIR: case CPIO_S_IFLNK: case CPIO_S_IFCHR:
-	case CPIO_S_IFBLK: case CPIO_S_IFIFO: case CPIO_S_IFSOCK:
+	case CPIO_S_IFREG:
+	case CPIO_S_IFDIR:
+	case CPIO_S_IFLNK:
+	case CPIO_S_IFCHR:
+	case CPIO_S_IFBLK:
+	case CPIO_S_IFIFO:
+	case CPIO_S_IFSOCK:
 		return true;
 	default:
 		return false;
@@ -114,7 +130,8 @@ int cpio_next(struct cpio_reader *r, struct cpio_entry *e)
 	name_off = CPIO_HEADER_SIZE;
 	if (f[F_NAMESIZE] > left - name_off)
 		return fail(r, pos, "name runs past the end of the archive");
-	if (h[name_off + name_len] != '\0' || strnlen((const char *)h + name_off, name_len) != name_len)
+	if (h[name_off + name_len] != '\0' ||
+	    strnlen((const char *)h + name_off, name_len) != name_len)
 		return fail(r, pos, "name is not NUL-terminated where namesize says");
 
 	/* Sizes so far are at most 110 + 512 + 3, so this cannot wrap. */
@@ -127,7 +144,7 @@ int cpio_next(struct cpio_reader *r, struct cpio_entry *e)
 
 	trailer = name_len == sizeof(CPIO_TRAILER) - 1 &&
 		  !memcmp(h + name_off, CPIO_TRAILER, name_len);
-	if (!trailer && !valid_type(f[F_MODE]))	/* writers give the trailer mode 0 */
+	if (!trailer && !valid_type(f[F_MODE])) /* writers give the trailer mode 0 */
 		return fail(r, pos, "unknown file type in mode");
 
 	if (crc) {

@@ -14,40 +14,40 @@
  * to 4 again. The header is the magic, then 13 fields of 8 hex digits.
  */
 #define CPIO_HEADER_SIZE 110
-#define CPIO_MAGIC_NEWC "070701"	/* c_check unused */
-#define CPIO_MAGIC_CRC "070702"		/* c_check = sum of the data bytes */
-#define CPIO_TRAILER "TRAILER!!!"	/* the last entry's name */
+#define CPIO_MAGIC_NEWC	 "070701"     /* c_check unused */
+#define CPIO_MAGIC_CRC	 "070702"     /* c_check = sum of the data bytes */
+#define CPIO_TRAILER	 "TRAILER!!!" /* the last entry's name */
 /* Longest name accepted, the NUL included; a longer one makes the archive malformed. */
-#define CPIO_NAME_MAX 512
+#define CPIO_NAME_MAX	 512
 
 /* File types in c_mode (POSIX values; cpio stores st_mode as is). */
-#define CPIO_S_IFMT 0170000
+#define CPIO_S_IFMT   0170000
 #define CPIO_S_IFSOCK 0140000
-#define CPIO_S_IFLNK 0120000
-#define CPIO_S_IFREG 0100000
-#define CPIO_S_IFBLK 0060000
-#define CPIO_S_IFDIR 0040000
-#define CPIO_S_IFCHR 0020000
-#define CPIO_S_IFIFO 0010000
+#define CPIO_S_IFLNK  0120000
+#define CPIO_S_IFREG  0100000
+#define CPIO_S_IFBLK  0060000
+#define CPIO_S_IFDIR  0040000
+#define CPIO_S_IFCHR  0020000
+#define CPIO_S_IFIFO  0010000
 
 /* One entry; the pointers point into the archive. */
 struct cpio_entry {
-	const char *name;	/* NUL-terminated, as stored (may start with "./" or "/") */
-	size_t name_len;	/* strlen(name), at least 1 */
-	const void *data;	/* file contents, or a symlink's target (not NUL-terminated) */
+	const char *name; /* NUL-terminated, as stored (may start with "./" or "/") */
+	size_t name_len;  /* strlen(name), at least 1 */
+	const void *data; /* file contents, or a symlink's target (not NUL-terminated) */
 	size_t size;
-	u32 mode;		/* type and permission bits */
-	u32 ino, nlink, dev_major, dev_minor;	/* for hard links */
-	size_t offset;		/* of the header, from the archive's start */
+	u32 mode;			      /* type and permission bits */
+	u32 ino, nlink, dev_major, dev_minor; /* for hard links */
+	size_t offset;			      /* of the header, from the archive's start */
 };
 
 struct cpio_reader {
 	const u8 *base;
 	size_t size;
-	size_t pos;		/* next header */
-	bool done;		/* the trailer was read */
-	const char *error;	/* why cpio_next() failed, NULL before that */
-	size_t error_offset;	/* where: the offending entry's header */
+	size_t pos;	     /* next header */
+	bool done;	     /* the trailer was read */
+	const char *error;   /* why cpio_next() failed, NULL before that */
+	size_t error_offset; /* where: the offending entry's header */
 };
 
 void cpio_reader_init(struct cpio_reader *r, const void *data, size_t size);

@@ -6,8 +6,7 @@
 
 size_t dirent64_reclen(size_t name_len)
 {
-	return ALIGN_UP(__builtin_offsetof(struct linux_dirent64, d_name) + name_len + 1,
-			(size_t)8);
+	return ALIGN_UP(__builtin_offsetof(struct linux_dirent64, d_name) + name_len + 1, (size_t)8);
 }
 
 size_t dirent64_pack(void *buf, size_t room, u64 ino, s64 off, u8 type, const char *name,

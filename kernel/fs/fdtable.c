@@ -165,8 +165,7 @@ void files_close_on_exec(struct files *files)
 		unsigned long flags = spin_lock_irqsave(&files->lock);
 		struct file *f = NULL;
 
-		while (fd < files->capacity &&
-		       !(test_bit(files->cloexec_bits, fd) && files->fd[fd]))
+		while (fd < files->capacity && !(test_bit(files->cloexec_bits, fd) && files->fd[fd]))
 			fd++;
 		if (fd < files->capacity)
 			f = take_slot(files, fd);

@@ -70,7 +70,7 @@ struct file_ops {
 	 */
 	long (*pread)(struct file *f, struct iov_iter *to, s64 pos);
 	long (*pwrite)(struct file *f, struct iov_iter *from, s64 pos);
-	void (*fstat)(struct file *f, struct kstat *st);      /* fills st (zeroed beforehand) */
+	void (*fstat)(struct file *f, struct kstat *st); /* fills st (zeroed beforehand) */
 	long (*ioctl)(struct file *f, unsigned int cmd, unsigned long arg); /* NULL: -ENOTTY */
 	void (*release)(struct file *f); /* the last reference went */
 };

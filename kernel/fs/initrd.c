@@ -17,20 +17,20 @@
 #define INITRD_MODULE_NAME "initrd"
 
 struct initrd_node {
-	const char *path;	/* normalised, not NUL-terminated; "" is the root */
+	const char *path; /* normalised, not NUL-terminated; "" is the root */
 	size_t len;
 	u32 mode;
-	const void *data;	/* regular file contents or symlink target, in the archive */
+	const void *data; /* regular file contents or symlink target, in the archive */
 	size_t size;
 	/* Only while building: who wins a duplicate, and hard links. */
-	u32 order;		/* 0: an implied directory; else 1 + position in the archive */
+	u32 order; /* 0: an implied directory; else 1 + position in the archive */
 	u32 ino, nlink, dev_major, dev_minor;
 };
 
 static struct initrd_index {
-	struct initrd_node *nodes;	/* sorted by path, no duplicates; nodes[0] is the root */
+	struct initrd_node *nodes; /* sorted by path, no duplicates; nodes[0] is the root */
 	size_t nr;
-	char *names;			/* the normalised names nodes[].path point into */
+	char *names; /* the normalised names nodes[].path point into */
 	struct initrd_stats stats;
 } idx;
 
@@ -68,7 +68,7 @@ static long normalise(const char *in, size_t n, char *out, size_t out_max, bool 
 			while (o > 0 && out[o - 1] != '/')
 				o--;
 			if (o > 0)
-				o--;	/* the slash before the removed component */
+				o--; /* the slash before the removed component */
 			continue;
 		}
 		if (o > 0) {
@@ -161,8 +161,8 @@ static size_t lower_bound(const struct initrd_node *v, size_t n, const char *pat
 	return lo;
 }
 
-static const struct initrd_node *find_node(const struct initrd_node *v, size_t n,
-					   const char *path, size_t len)
+static const struct initrd_node *find_node(const struct initrd_node *v, size_t n, const char *path,
+					   size_t len)
 {
 	size_t i = lower_bound(v, n, path, len);
 
@@ -303,13 +303,19 @@ static size_t fill_nodes(const void *data, size_t size, struct initrd_node *node
 	while (n < entries && cpio_next(&r, &e) > 0) {
 		long len = normalise(e.name, e.name_len, names + used, name_bytes - used, false);
 
-		if (len < 0)	/* cannot happen: pass 1 read the same bytes */
+		if (len < 0) /* cannot happen: pass 1 read the same bytes */
 			break;
 		nodes[n] = (struct initrd_node){
-			.path = names + used, .len = (size_t)len, .mode = e.mode,
-			.data = is_type(e.mode, CPIO_S_IFDIR) ? NULL : e.data, .size = e.size,
-			.order = (u32)(n + 1), .ino = e.ino, .nlink = e.nlink,
-			.dev_major = e.dev_major, .dev_minor = e.dev_minor,
+			.path = names + used,
+			.len = (size_t)len,
+			.mode = e.mode,
+			.data = is_type(e.mode, CPIO_S_IFDIR) ? NULL : e.data,
+			.size = e.size,
+			.order = (u32)(n + 1),
+			.ino = e.ino,
+			.nlink = e.nlink,
+			.dev_major = e.dev_major,
+			.dev_minor = e.dev_minor,
 		};
 		used += (size_t)len;
 		n++;
@@ -330,7 +336,8 @@ static size_t add_implied_dirs(struct initrd_node *nodes, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < nodes[i].len; k++)
 			if (nodes[i].path[k] == '/')
-				nodes[out++] = (struct initrd_node){ .path = nodes[i].path, .len = k,
+				nodes[out++] = (struct initrd_node){ .path = nodes[i].path,
+								     .len = k,
 								     .mode = INITRD_IMPLIED_DIR_MODE };
 	return out;
 }
@@ -443,16 +450,16 @@ int initrd_readdir(const char *path, size_t *cookie, struct initrd_dirent *ent)
 		return -ENOTDIR;
 	plen = (size_t)len;
 	if (plen)
-		buf[plen++] = '/';	/* room kept by lookup_path's limit */
+		buf[plen++] = '/'; /* room kept by lookup_path's limit */
 
 	i = *cookie ? *cookie - 1 : lower_bound(idx.nodes, idx.nr, buf, plen);
 	for (; i < idx.nr; i++) {
 		const struct initrd_node *nd = &idx.nodes[i];
 
 		if (nd->len < plen || memcmp(nd->path, buf, plen))
-			break;		/* past the run of "dir/..." */
+			break; /* past the run of "dir/..." */
 		if (nd->len == plen || has_slash(nd->path + plen, nd->len - plen))
-			continue;	/* the root itself, or deeper down */
+			continue; /* the root itself, or deeper down */
 		ent->name = nd->path + plen;
 		ent->name_len = nd->len - plen;
 		ent->mode = nd->mode;
@@ -483,7 +490,7 @@ void initrd_boot_init(const struct boot_info *bi)
 		return;
 	}
 	if (initrd_init(phys_to_virt(m->start), (size_t)(m->end - m->start)))
-		return;		/* initrd_init said why */
+		return; /* initrd_init said why */
 	initrd_get_stats(&st);
 	pr_info("initrd: %zu files, %zu KiB (%zu directories, %zu symlinks, %zu others)\n",
 		st.files, (st.archive_bytes + 1023) / 1024, st.dirs, st.symlinks, st.others);

@@ -55,9 +55,9 @@ int initrd_find(const char *path, const void **data, size_t *size, u32 *mode);
 size_t initrd_count(void);
 
 struct initrd_stats {
-	size_t files, dirs, symlinks, others;	/* dirs includes the root */
-	size_t file_bytes;			/* sum of regular files' sizes */
-	size_t archive_bytes;			/* the archive as given to initrd_init */
+	size_t files, dirs, symlinks, others; /* dirs includes the root */
+	size_t file_bytes;		      /* sum of regular files' sizes */
+	size_t archive_bytes;		      /* the archive as given to initrd_init */
 };
 
 void initrd_get_stats(struct initrd_stats *st);

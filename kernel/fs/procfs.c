@@ -143,8 +143,7 @@ static const char *child_of(const char *rel, const char *e, size_t *len, bool *i
 	return c;
 }
 
-int procfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len,
-		   bool *is_dir)
+int procfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len, bool *is_dir)
 {
 	unsigned long flags = spin_lock_irqsave(&table_lock);
 	unsigned int i = (unsigned int)MIN(*cookie, (size_t)nr_entries);

@@ -19,10 +19,10 @@ struct fs_dirent {
 };
 
 struct dir_iter {
-	const char *path; /* the directory: a normalised absolute path */
-	u64 pos;	  /* index of the next entry */
+	const char *path;   /* the directory: a normalised absolute path */
+	u64 pos;	    /* index of the next entry */
 	unsigned int extra; /* the root's "dev" and "proc" handed out */
-	size_t cookie;	  /* the underlying listing's */
+	size_t cookie;	    /* the underlying listing's */
 };
 
 /* Starts a listing of the directory at path at index pos (past the end: an empty listing). */

@@ -23,7 +23,7 @@
 #define S_ISLNK(m) (((m)&S_IFMT) == S_IFLNK)
 
 /* Linux's new_encode_dev(): minor's low byte, major, then minor's upper bits. */
-#define KDEV(major, minor)                                                                         \
+#define KDEV(major, minor) \
 	((u64)(((minor)&0xff) | ((major) << 8) | (((u64)(minor) & ~0xffULL) << 12)))
 
 struct kstat_time {

@@ -289,8 +289,8 @@ long sys_ioctl(int fd, unsigned int cmd, unsigned long arg)
 	case FIONBIO:
 		ret = copy_from_user(&on, (const void *)arg, sizeof(on));
 		if (!ret)
-			file_set_status_flags(f, on ? file_flags(f) | O_NONBLOCK
-						    : file_flags(f) & ~O_NONBLOCK);
+			file_set_status_flags(f, on ? file_flags(f) | O_NONBLOCK :
+						      file_flags(f) & ~O_NONBLOCK);
 		break;
 	default:
 		if (f->ops->ioctl)

@@ -119,7 +119,8 @@ long select_files(unsigned int n, const u64 *in, const u64 *out, const u64 *ex, 
 
 		if (!events)
 			continue;
-		reqs[i] = (struct poll_request){ .file = fget((int)fd), .events = events,
+		reqs[i] = (struct poll_request){ .file = fget((int)fd),
+						 .events = events,
 						 .exact = true };
 		if (!reqs[i].file) {
 			ret = -EBADF;
@@ -251,8 +252,8 @@ long sys_pselect6(int n, u64 *uin, u64 *uout, u64 *uex, struct k_timespec *uts,
 SYSCALL_DEFINE6(pselect6, int, u64 *, u64 *, u64 *, struct k_timespec *,
 		const struct sigset_argpack *);
 
-long sys_ppoll(struct pollfd *ufds, unsigned int nfds, struct k_timespec *uts,
-	       const u64 *usigmask, size_t sigsetsize)
+long sys_ppoll(struct pollfd *ufds, unsigned int nfds, struct k_timespec *uts, const u64 *usigmask,
+	       size_t sigsetsize)
 {
 	struct select_timeout t = { .given = false };
 	long ret;

@@ -76,7 +76,7 @@ long select_files(unsigned int n, const u64 *in, const u64 *out, const u64 *ex, 
 long sys_select(int n, u64 *uin, u64 *uout, u64 *uex, struct k_timeval *utv);
 long sys_pselect6(int n, u64 *uin, u64 *uout, u64 *uex, struct k_timespec *uts,
 		  const struct sigset_argpack *usig);
-long sys_ppoll(struct pollfd *ufds, unsigned int nfds, struct k_timespec *uts,
-	       const u64 *usigmask, size_t sigsetsize);
+long sys_ppoll(struct pollfd *ufds, unsigned int nfds, struct k_timespec *uts, const u64 *usigmask,
+	       size_t sigsetsize);
 
 #endif

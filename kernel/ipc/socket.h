@@ -47,7 +47,7 @@ struct iov_iter;
  * Send buffer of each endpoint: Linux's net.core.wmem_default, 256
  * messages of 256 bytes at their true size (SKB_TRUESIZE(256) = 832).
  */
-#define UNIX_SNDBUF 212992
+#define UNIX_SNDBUF	   212992
 /* Largest message one send makes (Linux 3.8's SKB_MAX_ALLOC); longer sends are split. */
 #define UNIX_SKB_MAX_ALLOC (16384 - 320)
 

@@ -42,11 +42,11 @@ static int socketpair_check(int family, int type, int protocol)
 	case AF_INET:
 	case AF_INET6:
 		if (type == SOCK_STREAM)
-			return protocol == IPPROTO_IP || protocol == IPPROTO_TCP ? -EOPNOTSUPP
-										 : -EPROTONOSUPPORT;
+			return protocol == IPPROTO_IP || protocol == IPPROTO_TCP ? -EOPNOTSUPP :
+										   -EPROTONOSUPPORT;
 		if (type == SOCK_DGRAM)
-			return protocol == IPPROTO_IP || protocol == IPPROTO_UDP ? -EOPNOTSUPP
-										 : -EPROTONOSUPPORT;
+			return protocol == IPPROTO_IP || protocol == IPPROTO_UDP ? -EOPNOTSUPP :
+										   -EPROTONOSUPPORT;
 		if (type == SOCK_RAW)
 			return -EOPNOTSUPP;
 		return -ESOCKTNOSUPPORT;

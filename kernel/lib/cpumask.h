@@ -18,7 +18,12 @@ struct cpumask {
 	u64 bits[CPUMASK_WORDS];
 };
 
-#define CPUMASK_EMPTY { { 0 } }
+#define CPUMASK_EMPTY     \
+	{                 \
+		{         \
+			0 \
+		}         \
+	}
 
 static inline void cpumask_clear(struct cpumask *m)
 {
@@ -52,8 +57,7 @@ static inline bool cpumask_test_cpu(u32 cpu, const struct cpumask *m)
 }
 
 /* dst = a & b; dst may be a or b (likewise for or and andnot). */
-static inline void cpumask_and(struct cpumask *dst, const struct cpumask *a,
-			       const struct cpumask *b)
+static inline void cpumask_and(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
 {
 	for (u32 w = 0; w < CPUMASK_WORDS; w++)
 		dst->bits[w] = a->bits[w] & b->bits[w];

@@ -2,50 +2,50 @@
 #ifndef FULCRUM_LIB_ERRNO_H
 #define FULCRUM_LIB_ERRNO_H
 
-#define EPERM 1
-#define ENOENT 2
-#define ESRCH 3
-#define EINTR 4
-#define EIO 5
-#define ENXIO 6
-#define E2BIG 7
-#define ENOEXEC 8
-#define EBADF 9
-#define ECHILD 10
-#define EAGAIN 11
-#define ENOMEM 12
-#define EACCES 13
-#define EFAULT 14
-#define EBUSY 16
-#define EEXIST 17
-#define ENODEV 19
-#define ENOTDIR 20
-#define EISDIR 21
-#define EINVAL 22
-#define ENFILE 23
-#define EMFILE 24
-#define ENOTTY 25
-#define EFBIG 27
-#define ENOSPC 28
-#define ESPIPE 29
-#define EROFS 30
-#define EPIPE 32
-#define ERANGE 34
-#define ENAMETOOLONG 36
-#define ENOSYS 38
-#define ELOOP 40
-#define EOVERFLOW 75
-#define ENOTSOCK 88
-#define EMSGSIZE 90
+#define EPERM		1
+#define ENOENT		2
+#define ESRCH		3
+#define EINTR		4
+#define EIO		5
+#define ENXIO		6
+#define E2BIG		7
+#define ENOEXEC		8
+#define EBADF		9
+#define ECHILD		10
+#define EAGAIN		11
+#define ENOMEM		12
+#define EACCES		13
+#define EFAULT		14
+#define EBUSY		16
+#define EEXIST		17
+#define ENODEV		19
+#define ENOTDIR		20
+#define EISDIR		21
+#define EINVAL		22
+#define ENFILE		23
+#define EMFILE		24
+#define ENOTTY		25
+#define EFBIG		27
+#define ENOSPC		28
+#define ESPIPE		29
+#define EROFS		30
+#define EPIPE		32
+#define ERANGE		34
+#define ENAMETOOLONG	36
+#define ENOSYS		38
+#define ELOOP		40
+#define EOVERFLOW	75
+#define ENOTSOCK	88
+#define EMSGSIZE	90
 #define EPROTONOSUPPORT 93
 #define ESOCKTNOSUPPORT 94
-#define ENOTSUP 95
-#define EOPNOTSUPP 95
-#define EAFNOSUPPORT 97
-#define ECONNRESET 104
-#define EISCONN 106
-#define ENOTCONN 107
-#define ETIMEDOUT 110
+#define ENOTSUP		95
+#define EOPNOTSUPP	95
+#define EAFNOSUPPORT	97
+#define ECONNRESET	104
+#define EISCONN		106
+#define ENOTCONN	107
+#define ETIMEDOUT	110
 
 /*
  * Kernel-internal, never seen by user space: a blocking call interrupted
@@ -53,7 +53,7 @@
  * restart of the call (no handler ran, or the handler has SA_RESTART) or
  * into -EINTR (Linux's value).
  */
-#define ERESTARTSYS 512
+#define ERESTARTSYS    512
 /*
  * The same for select, pselect6 and ppoll: restarted only when no handler
  * ran (SA_RESTART or not); a handler makes it -EINTR.

@@ -9,7 +9,10 @@ struct list_head {
 	struct list_head *next, *prev;
 };
 
-#define LIST_HEAD_INIT(name) { &(name), &(name) }
+#define LIST_HEAD_INIT(name)     \
+	{                        \
+		&(name), &(name) \
+	}
 
 static inline void list_init(struct list_head *h)
 {
@@ -22,8 +25,7 @@ static inline bool list_empty(const struct list_head *h)
 	return h->next == h;
 }
 
-static inline void __list_insert(struct list_head *n, struct list_head *prev,
-				 struct list_head *next)
+static inline void __list_insert(struct list_head *n, struct list_head *prev, struct list_head *next)
 {
 	n->next = next;
 	n->prev = prev;
@@ -51,7 +53,7 @@ static inline void list_del(struct list_head *n)
 	n->prev = n;
 }
 
-#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_entry(ptr, type, member)	  container_of(ptr, type, member)
 #define list_first_entry(h, type, member) list_entry((h)->next, type, member)
 
 #define list_for_each(pos, h) for (pos = (h)->next; pos != (h); pos = pos->next)

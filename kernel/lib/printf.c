@@ -13,12 +13,12 @@
 
 enum length { LEN_NONE, LEN_HH, LEN_H, LEN_L, LEN_LL, LEN_Z, LEN_T, LEN_J };
 
-#define FL_LEFT (1u << 0)   /* '-': pad on the right */
-#define FL_ZERO (1u << 1)   /* '0': pad numbers with zeros after the sign */
-#define FL_PLUS (1u << 2)   /* '+': signed conversions always show a sign */
-#define FL_SPACE (1u << 3)  /* ' ': a space where '+' would go */
-#define FL_ALT (1u << 4)    /* '#': 0x/0X before hex, a leading 0 for octal */
-#define FL_UPPER (1u << 5)  /* %X: upper-case digits and prefix */
+#define FL_LEFT	  (1u << 0) /* '-': pad on the right */
+#define FL_ZERO	  (1u << 1) /* '0': pad numbers with zeros after the sign */
+#define FL_PLUS	  (1u << 2) /* '+': signed conversions always show a sign */
+#define FL_SPACE  (1u << 3) /* ' ': a space where '+' would go */
+#define FL_ALT	  (1u << 4) /* '#': 0x/0X before hex, a leading 0 for octal */
+#define FL_UPPER  (1u << 5) /* %X: upper-case digits and prefix */
 #define FL_SIGNED (1u << 6) /* %d/%i: the value may carry a sign */
 
 /* One parsed conversion: everything between the '%' and the conversion letter. */

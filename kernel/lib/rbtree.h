@@ -42,16 +42,16 @@ struct rb_root_cached {
 
 #define rb_entry(ptr, type, member) container_of(ptr, type, member)
 /* rb_entry() that passes NULL through: for the result of rb_first() and friends. */
-#define rb_entry_safe(ptr, type, member)                                                           \
-	({                                                                                         \
-		struct rb_node *__rb_ptr = (ptr);                                                  \
-		__rb_ptr ? rb_entry(__rb_ptr, type, member) : (type *)NULL;                        \
+#define rb_entry_safe(ptr, type, member)                                    \
+	({                                                                  \
+		struct rb_node *__rb_ptr = (ptr);                           \
+		__rb_ptr ? rb_entry(__rb_ptr, type, member) : (type *)NULL; \
 	})
 
 #define RB_EMPTY_ROOT(root) ((root)->node == NULL)
 /* True for a node that is not in any tree: cleared, or erased since. */
-#define RB_EMPTY_NODE(n) ((n)->parent_color == (unsigned long)(n))
-#define RB_CLEAR_NODE(n) ((n)->parent_color = (unsigned long)(n))
+#define RB_EMPTY_NODE(n)    ((n)->parent_color == (unsigned long)(n))
+#define RB_CLEAR_NODE(n)    ((n)->parent_color = (unsigned long)(n))
 
 static inline struct rb_node *rb_parent(const struct rb_node *n)
 {

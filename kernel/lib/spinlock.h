@@ -14,7 +14,10 @@ struct spinlock {
 	volatile u32 locked;
 };
 
-#define SPINLOCK_INIT { 0 }
+#define SPINLOCK_INIT \
+	{             \
+		0     \
+	}
 
 static inline bool spin_trylock(struct spinlock *l)
 {

@@ -17,12 +17,12 @@ void *kzalloc(size_t size);
 void kfree(const void *p);
 
 struct heap_stats {
-	u64 objects;	/* live kmalloc objects */
-	u64 bytes;	/* bytes in live objects, as rounded to their size class */
-	u64 slab_pages; /* pages held by slabs */
-	u64 spare_pages;/* of those, empty slabs kept as a class's spare (a cache, not in use) */
-	u64 large_pages;/* pages held by large allocations */
-	u64 bad_frees;	/* kfree calls that were refused */
+	u64 objects;	 /* live kmalloc objects */
+	u64 bytes;	 /* bytes in live objects, as rounded to their size class */
+	u64 slab_pages;	 /* pages held by slabs */
+	u64 spare_pages; /* of those, empty slabs kept as a class's spare (a cache, not in use) */
+	u64 large_pages; /* pages held by large allocations */
+	u64 bad_frees;	 /* kfree calls that were refused */
 };
 
 void heap_get_stats(struct heap_stats *st);

@@ -219,7 +219,7 @@ static int mm_heap_churn(void)
 	return 0;
 }
 
-#define FOUR_GIB (4ULL << 30)
+#define FOUR_GIB   (4ULL << 30)
 #define MAX_BLOCKS 16384 /* 64 GiB of 4 MiB blocks */
 
 /* Writes a pattern at both ends of a block through the direct map and reads it back. */

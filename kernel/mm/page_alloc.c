@@ -213,8 +213,7 @@ void page_free(phys_addr_t pa, unsigned int order)
 	why = free_refusal(pa, order);
 	if (why) {
 		spin_unlock_irqrestore(&page_lock, flags);
-		pr_err("page_free: refused %#llx order %u: %s\n", (unsigned long long)pa, order,
-		       why);
+		pr_err("page_free: refused %#llx order %u: %s\n", (unsigned long long)pa, order, why);
 		return;
 	}
 	pfn_page(pfn)->flags = 0;

@@ -22,10 +22,10 @@ struct page {
 	void *freelist;	       /* heap: first free object of a slab page */
 };
 
-#define PG_FREE 0x01     /* heads a free block of 2^order pages */
-#define PG_RESERVED 0x02 /* never handed out (hole, reserved range) */
-#define PG_SLAB 0x04     /* heap slab page */
-#define PG_LARGE 0x08    /* heap large allocation of 2^order pages */
+#define PG_FREE	     0x01 /* heads a free block of 2^order pages */
+#define PG_RESERVED  0x02 /* never handed out (hole, reserved range) */
+#define PG_SLAB	     0x04 /* heap slab page */
+#define PG_LARGE     0x08 /* heap large allocation of 2^order pages */
 /*
  * Heads a block handed out by page_alloc(), with its order in ->order; page_free()
  * checks it to refuse tails, wrong orders and double frees. Owners may add

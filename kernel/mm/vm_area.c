@@ -210,8 +210,7 @@ struct vma *vma_merge(struct vm *vm, struct vma *v)
 }
 
 /* Unmaps the present pages of v in [start, end), collecting their frames in op. */
-void vma_unmap_pages(struct vm *vm, struct vma *v, uintptr_t start, uintptr_t end,
-			    struct vm_op *op)
+void vma_unmap_pages(struct vm *vm, struct vma *v, uintptr_t start, uintptr_t end, struct vm_op *op)
 {
 	start = MAX(start, v->pop_start);
 	end = MIN(end, v->pop_end);

@@ -130,8 +130,7 @@ uintptr_t vma_gap_topdown(const struct vm *vm, size_t len, uintptr_t top);
 /* Merges v with equal anonymous neighbours; returns the area now holding v's range. */
 struct vma *vma_merge(struct vm *vm, struct vma *v);
 /* Unmaps v's present pages in [start, end) (the area stays: they fault in anew); frames go to op. */
-void vma_unmap_pages(struct vm *vm, struct vma *v, uintptr_t start, uintptr_t end,
-		     struct vm_op *op);
+void vma_unmap_pages(struct vm *vm, struct vma *v, uintptr_t start, uintptr_t end, struct vm_op *op);
 /* Removes every page and area in [start, end), splitting areas at the edges. */
 void vm_unmap_range(struct vm *vm, uintptr_t start, uintptr_t end, struct vm_op *op);
 /* Sets prot on [start, end), which areas must cover wholly. */

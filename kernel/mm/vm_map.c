@@ -7,15 +7,13 @@
 #include "lib/string.h"
 #include "mm/vm_internal.h"
 
-static long place_fixed(struct vm *vm, uintptr_t addr, size_t len, unsigned int how,
-			struct vm_op *op)
+static long place_fixed(struct vm *vm, uintptr_t addr, size_t len, unsigned int how, struct vm_op *op)
 {
 	u64 pages = len >> PAGE_SHIFT;
 
 	if (!vma_range_free(vm, addr, addr + len) && (how & VM_MAP_NOREPLACE))
 		return -EEXIST;
-	if (vm->mapped_pages - vma_range_mapped_pages(vm, addr, addr + len) + pages >
-	    vm_limit_pages())
+	if (vm->mapped_pages - vma_range_mapped_pages(vm, addr, addr + len) + pages > vm_limit_pages())
 		return -ENOMEM;
 	if (vm->nr_areas + 2 > VM_MAX_AREAS) /* an area split, and the new one */
 		return -ENOMEM;

@@ -112,7 +112,8 @@ int elf_parse(const void *data, size_t size, struct elf_image *out)
 
 		memcpy(&ph, bytes + eh.e_phoff + (u64)i * sizeof(ph), sizeof(ph));
 		if (ph.p_type == PT_INTERP)
-			return refuse(out, "PT_INTERP: dynamically linked (only static programs run)");
+			return refuse(out,
+				      "PT_INTERP: dynamically linked (only static programs run)");
 		if (ph.p_type == PT_PHDR) {
 			if (ph.p_offset != eh.e_phoff)
 				return refuse(out, "PT_PHDR does not describe the program headers");
@@ -125,7 +126,7 @@ int elf_parse(const void *data, size_t size, struct elf_image *out)
 		if (ph.p_filesz > ph.p_memsz)
 			return refuse(out, "segment with filesz > memsz");
 		if (ph.p_memsz == 0)
-			continue;	/* maps nothing: no address to check */
+			continue; /* maps nothing: no address to check */
 		why = check_load(&ph, size);
 		if (why)
 			return refuse(out, why);
@@ -133,8 +134,11 @@ int elf_parse(const void *data, size_t size, struct elf_image *out)
 			return refuse(out, "more than ELF_MAX_SEGMENTS PT_LOAD segments");
 		seg = &out->seg[out->nr_segments];
 		*seg = (struct elf_segment){
-			.vaddr = ph.p_vaddr, .memsz = ph.p_memsz, .offset = ph.p_offset,
-			.filesz = ph.p_filesz, .prot = prot_of(ph.p_flags),
+			.vaddr = ph.p_vaddr,
+			.memsz = ph.p_memsz,
+			.offset = ph.p_offset,
+			.filesz = ph.p_filesz,
+			.prot = prot_of(ph.p_flags),
 		};
 		for (unsigned j = 0; j < out->nr_segments; j++)
 			if (share_a_page(seg, &out->seg[j]))

@@ -13,23 +13,23 @@
 
 /* ------------------------------------------------------------ the format */
 
-#define ELF_MAG "\177ELF"
-#define EI_CLASS 4
-#define EI_DATA 5
-#define EI_VERSION 6
-#define EI_NIDENT 16
-#define ELFCLASS64 2
+#define ELF_MAG	    "\177ELF"
+#define EI_CLASS    4
+#define EI_DATA	    5
+#define EI_VERSION  6
+#define EI_NIDENT   16
+#define ELFCLASS64  2
 #define ELFDATA2LSB 1
-#define EV_CURRENT 1
-#define ET_EXEC 2
-#define ET_DYN 3
-#define EM_X86_64 62
+#define EV_CURRENT  1
+#define ET_EXEC	    2
+#define ET_DYN	    3
+#define EM_X86_64   62
 
-#define PT_LOAD 1
+#define PT_LOAD	   1
 #define PT_DYNAMIC 2
-#define PT_INTERP 3
-#define PT_PHDR 6
-#define PT_TLS 7
+#define PT_INTERP  3
+#define PT_PHDR	   6
+#define PT_TLS	   7
 
 #define PF_X 1
 #define PF_W 2
@@ -67,23 +67,23 @@ _Static_assert(sizeof(struct elf64_phdr) == 56, "Elf64_Phdr");
 
 /* ------------------------------------------------------------ the parser */
 
-#define ELF_MAX_SEGMENTS 16	/* PT_LOAD entries kept; more is refused (musl makes 4) */
-#define ELF_MAX_PHNUM 64	/* program headers read at most; more is refused */
+#define ELF_MAX_SEGMENTS 16 /* PT_LOAD entries kept; more is refused (musl makes 4) */
+#define ELF_MAX_PHNUM	 64 /* program headers read at most; more is refused */
 
 struct elf_segment {
-	u64 vaddr, memsz;	/* [vaddr, vaddr + memsz) in user space */
-	u64 offset, filesz;	/* file bytes [offset, offset + filesz) go at vaddr; the rest is zero */
-	unsigned prot;		/* PROT_READ | PROT_WRITE | PROT_EXEC (arch/addr_space.h) from p_flags */
+	u64 vaddr, memsz;   /* [vaddr, vaddr + memsz) in user space */
+	u64 offset, filesz; /* file bytes [offset, offset + filesz) go at vaddr; the rest is zero */
+	unsigned prot; /* PROT_READ | PROT_WRITE | PROT_EXEC (arch/addr_space.h) from p_flags */
 };
 
 struct elf_image {
 	u64 entry;
-	u64 phdr_vaddr;		/* the program headers' user address, for AT_PHDR; 0 if no PT_LOAD holds them */
-	u16 phnum, phentsize;	/* AT_PHNUM, AT_PHENT */
-	u64 end;		/* highest segment end: brk starts at its page-rounded value */
+	u64 phdr_vaddr; /* the program headers' user address, for AT_PHDR; 0 if no PT_LOAD holds them */
+	u16 phnum, phentsize; /* AT_PHNUM, AT_PHENT */
+	u64 end;	      /* highest segment end: brk starts at its page-rounded value */
 	unsigned nr_segments;
-	struct elf_segment seg[ELF_MAX_SEGMENTS];	/* in file order; no two share a page */
-	const char *why;	/* after -ENOEXEC: which check failed */
+	struct elf_segment seg[ELF_MAX_SEGMENTS]; /* in file order; no two share a page */
+	const char *why;			  /* after -ENOEXEC: which check failed */
 };
 
 /*

@@ -33,30 +33,30 @@
 #include "proc/syscall.h"
 #include "sched/sched.h"
 
-#define PATH_MAX 4096
-#define ARG_MAX (128UL * 1024) /* argument and environment strings together, NULs included */
-#define ARG_ORDER 5	       /* 2^5 pages = ARG_MAX */
-#define MAX_ARGS 4096	       /* pointers in argv and envp together */
+#define PATH_MAX  4096
+#define ARG_MAX	  (128UL * 1024) /* argument and environment strings together, NULs included */
+#define ARG_ORDER 5		 /* 2^5 pages = ARG_MAX */
+#define MAX_ARGS  4096		 /* pointers in argv and envp together */
 
-#define AT_NULL 0
-#define AT_PHDR 3
-#define AT_PHENT 4
-#define AT_PHNUM 5
-#define AT_PAGESZ 6
-#define AT_BASE 7
-#define AT_FLAGS 8
-#define AT_ENTRY 9
-#define AT_UID 11
-#define AT_EUID 12
-#define AT_GID 13
-#define AT_EGID 14
+#define AT_NULL	    0
+#define AT_PHDR	    3
+#define AT_PHENT    4
+#define AT_PHNUM    5
+#define AT_PAGESZ   6
+#define AT_BASE	    7
+#define AT_FLAGS    8
+#define AT_ENTRY    9
+#define AT_UID	    11
+#define AT_EUID	    12
+#define AT_GID	    13
+#define AT_EGID	    14
 #define AT_PLATFORM 15
-#define AT_HWCAP 16
-#define AT_CLKTCK 17
-#define AT_SECURE 23
-#define AT_RANDOM 25
-#define AT_EXECFN 31
-#define AUXV_PAIRS 18 /* with AT_NULL */
+#define AT_HWCAP    16
+#define AT_CLKTCK   17
+#define AT_SECURE   23
+#define AT_RANDOM   25
+#define AT_EXECFN   31
+#define AUXV_PAIRS  18 /* with AT_NULL */
 
 _Static_assert((PAGE_SIZE << ARG_ORDER) == ARG_MAX, "argument buffer size");
 
@@ -151,10 +151,10 @@ static int build_stack(struct vm *vm, const struct exec_args *a, const struct el
 	if (a->envc == 0)
 		vec[i++] = 0;
 	vec[i++] = 0; /* envp's NULL */
-#define AUX(type, value)                   \
-	do {                               \
-		vec[i++] = (type);         \
-		vec[i++] = (u64)(value);   \
+#define AUX(type, value)                 \
+	do {                             \
+		vec[i++] = (type);       \
+		vec[i++] = (u64)(value); \
 	} while (0)
 	AUX(AT_PHDR, img->phdr_vaddr);
 	AUX(AT_PHENT, img->phentsize);
@@ -220,8 +220,8 @@ static struct vm *load_image(const void *data, size_t size, struct elf_image *im
 	for (unsigned i = 0; i < img->nr_segments && !*err; i++) {
 		const struct elf_segment *s = &img->seg[i];
 
-		*err = vm_map_segment(vm, s->vaddr, s->memsz, (const u8 *)data + s->offset, s->filesz,
-				      s->prot);
+		*err = vm_map_segment(vm, s->vaddr, s->memsz, (const u8 *)data + s->offset,
+				      s->filesz, s->prot);
 	}
 	if (!*err) {
 		vm_set_brk_start(vm, img->end);

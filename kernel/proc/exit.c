@@ -28,14 +28,14 @@
 #include "proc/sys_info.h"
 #include "sched/sched.h"
 
-#define WNOHANG 1
-#define WUNTRACED 2
-#define WCONTINUED 8
+#define WNOHANG	    1
+#define WUNTRACED   2
+#define WCONTINUED  8
 #define __WNOTHREAD 0x20000000
-#define __WALL 0x40000000
-#define __WCLONE 0x80000000
+#define __WALL	    0x40000000
+#define __WCLONE    0x80000000
 
-#define SIG_IGN 1
+#define SIG_IGN	     1
 #define SA_NOCLDWAIT 2
 
 struct process *init_process;
@@ -264,7 +264,8 @@ static long sys_wait4(int pid, int *ustatus, int options, struct k_rusage *urusa
 		unsigned long irq;
 		bool stop;
 
-		wait_prepare_state(&self->child_wq, &w, TASK_INTERRUPTIBLE); /* before looking: an exit in between still wakes us */
+		wait_prepare_state(&self->child_wq, &w,
+				   TASK_INTERRUPTIBLE); /* before looking: an exit in between still wakes us */
 		irq = spin_lock_irqsave(&proc_lock);
 		c = take_zombie_locked(self, pid, &any);
 		spin_unlock_irqrestore(&proc_lock, irq);

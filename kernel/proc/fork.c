@@ -33,24 +33,24 @@
 #include "proc/syscall.h"
 #include "sched/sched.h"
 
-#define CSIGNAL 0x000000ff
-#define CLONE_VM 0x00000100
-#define CLONE_FS 0x00000200
-#define CLONE_FILES 0x00000400
-#define CLONE_SIGHAND 0x00000800
-#define CLONE_VFORK 0x00004000
-#define CLONE_PARENT 0x00008000
-#define CLONE_THREAD 0x00010000
-#define CLONE_SYSVSEM 0x00040000
-#define CLONE_SETTLS 0x00080000
-#define CLONE_PARENT_SETTID 0x00100000
+#define CSIGNAL		     0x000000ff
+#define CLONE_VM	     0x00000100
+#define CLONE_FS	     0x00000200
+#define CLONE_FILES	     0x00000400
+#define CLONE_SIGHAND	     0x00000800
+#define CLONE_VFORK	     0x00004000
+#define CLONE_PARENT	     0x00008000
+#define CLONE_THREAD	     0x00010000
+#define CLONE_SYSVSEM	     0x00040000
+#define CLONE_SETTLS	     0x00080000
+#define CLONE_PARENT_SETTID  0x00100000
 #define CLONE_CHILD_CLEARTID 0x00200000
-#define CLONE_DETACHED 0x00400000
-#define CLONE_CHILD_SETTID 0x01000000
+#define CLONE_DETACHED	     0x00400000
+#define CLONE_CHILD_SETTID   0x01000000
 
-#define CLONE_SUPPORTED                                                                      \
-	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK |          \
-	 CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |                  \
+#define CLONE_SUPPORTED                                                              \
+	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_VFORK | \
+	 CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS | CLONE_PARENT_SETTID |         \
 	 CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_CHILD_SETTID)
 
 void user_thread_start(void *arg)
@@ -197,8 +197,8 @@ static void vfork_wait(struct task *child, struct vfork_wait *vw)
 	spin_unlock_irqrestore(&proc_lock, irq);
 }
 
-static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_tid,
-		     int *child_tid, u64 tls)
+static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_tid, int *child_tid,
+		     u64 tls)
 {
 	struct process *parent = current_process(), *p;
 	struct vfork_wait vw;

@@ -36,7 +36,7 @@ struct futex_bucket {
 
 struct futex_q {
 	struct list_head node;
-	struct futex_key key;	     /* changes on requeue */
+	struct futex_key key; /* changes on requeue */
 	struct task *task;
 	u32 bitset;		     /* wakes whose bitset shares a bit with it reach it */
 	struct futex_bucket *bucket; /* where it is queued; changes only with both buckets locked */
@@ -90,8 +90,7 @@ static unsigned long double_bucket_lock(struct futex_bucket *a, struct futex_buc
 	return flags;
 }
 
-static void double_bucket_unlock(struct futex_bucket *a, struct futex_bucket *b,
-				 unsigned long flags)
+static void double_bucket_unlock(struct futex_bucket *a, struct futex_bucket *b, unsigned long flags)
 {
 	if (b != a)
 		spin_unlock(&b->lock);

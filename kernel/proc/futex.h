@@ -34,24 +34,24 @@ int futex_wake_address(struct vm *vm, u32 *uaddr, int n);
 
 /* ---------------------------------------------------------------- the ABI */
 
-#define FUTEX_WAIT 0
-#define FUTEX_WAKE 1
-#define FUTEX_FD 2
-#define FUTEX_REQUEUE 3
-#define FUTEX_CMP_REQUEUE 4
-#define FUTEX_WAKE_OP 5
-#define FUTEX_LOCK_PI 6
-#define FUTEX_UNLOCK_PI 7
-#define FUTEX_TRYLOCK_PI 8
-#define FUTEX_WAIT_BITSET 9
-#define FUTEX_WAKE_BITSET 10
+#define FUTEX_WAIT	      0
+#define FUTEX_WAKE	      1
+#define FUTEX_FD	      2
+#define FUTEX_REQUEUE	      3
+#define FUTEX_CMP_REQUEUE     4
+#define FUTEX_WAKE_OP	      5
+#define FUTEX_LOCK_PI	      6
+#define FUTEX_UNLOCK_PI	      7
+#define FUTEX_TRYLOCK_PI      8
+#define FUTEX_WAIT_BITSET     9
+#define FUTEX_WAKE_BITSET     10
 #define FUTEX_WAIT_REQUEUE_PI 11
-#define FUTEX_CMP_REQUEUE_PI 12
-#define FUTEX_LOCK_PI2 13
+#define FUTEX_CMP_REQUEUE_PI  12
+#define FUTEX_LOCK_PI2	      13
 
-#define FUTEX_PRIVATE_FLAG 128
+#define FUTEX_PRIVATE_FLAG   128
 #define FUTEX_CLOCK_REALTIME 256
-#define FUTEX_CMD_MASK (~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
+#define FUTEX_CMD_MASK	     (~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME))
 
 #define FUTEX_BITSET_MATCH_ANY 0xffffffffU
 
@@ -104,7 +104,7 @@ static inline int futex_decode_op(int op, struct futex_op *out)
 /* ---------------------------------------------------------------- keys */
 
 #define FUTEX_HASH_BITS 8
-#define FUTEX_BUCKETS (1U << FUTEX_HASH_BITS)
+#define FUTEX_BUCKETS	(1U << FUTEX_HASH_BITS)
 
 struct futex_key {
 	const struct vm *vm; /* the address space (an identity, never dereferenced) */
@@ -131,7 +131,8 @@ static inline bool futex_addr_aligned(uintptr_t addr)
  */
 static inline u32 futex_hash(const struct futex_key *k)
 {
-	u64 x = (u64)k->addr ^ (((u64)(uintptr_t)k->vm >> 4) * 0x9e3779b97f4a7c15ULL) ^ (u64)k->shared;
+	u64 x = (u64)k->addr ^ (((u64)(uintptr_t)k->vm >> 4) * 0x9e3779b97f4a7c15ULL) ^
+		(u64)k->shared;
 
 	x *= 0x9e3779b97f4a7c15ULL;
 	return (u32)(x >> (64 - FUTEX_HASH_BITS));

@@ -26,12 +26,13 @@
 #include "proc/syscall.h"
 #include "sched/sched.h"
 
-#define INIT_PATH "/init"
+#define INIT_PATH     "/init"
 #define INIT_MAX_ARGS 128 /* argv entries, NULL included: more than user/init.c takes (64) */
 
 static const char *init_cmd = "";
-BOOT_OPTION_STRING(init, "init", &init_cmd, NULL,
-		   "what /init runs instead of the shell (\"/bin/prog arg\"); it powers off when that ends");
+BOOT_OPTION_STRING(
+	init, "init", &init_cmd, NULL,
+	"what /init runs instead of the shell (\"/bin/prog arg\"); it powers off when that ends");
 
 static bool noinit;
 BOOT_OPTION_BOOL(noinit, "noinit", &noinit, "do not start user space: the run ends after boot");
@@ -73,8 +74,8 @@ static u32 init_argv(char **argv, char *buf, size_t size)
 	}
 	argv[n] = NULL;
 	if (dropped)
-		pr_warn("init: %u words after -- dropped: /init takes at most %d arguments\n", dropped,
-			INIT_MAX_ARGS - 2);
+		pr_warn("init: %u words after -- dropped: /init takes at most %d arguments\n",
+			dropped, INIT_MAX_ARGS - 2);
 	return n;
 }
 

@@ -31,7 +31,7 @@ static struct list_head all_processes = LIST_HEAD_INIT(all_processes); /* by all
 static u32 nr_processes, nr_threads;
 static u32 max_threads; /* 0 until first asked: RAM is known by then */
 
-#define MIN_THREADS 20		/* Linux's MIN_THREADS */
+#define MIN_THREADS	20	   /* Linux's MIN_THREADS */
 #define MAX_THREADS_CAP 0x3fffffff /* Linux's FUTEX_TID_MASK: a tid must fit the futex word */
 
 u32 proc_max_threads(void)

@@ -43,10 +43,10 @@ struct k_sigaction {
 };
 
 struct process {
-	int pid;		   /* the thread-group id: the leader's tid */
+	int pid; /* the thread-group id: the leader's tid */
 	char comm[TASK_COMM_LEN];
-	struct spinlock lock;	   /* signal state below */
-	int refs;		   /* process_get/put */
+	struct spinlock lock; /* signal state below */
+	int refs;	      /* process_get/put */
 
 	/* The tree (proc_lock). */
 	struct process *parent;	   /* init's when the real parent has gone */
@@ -56,21 +56,21 @@ struct process {
 	u32 nr_threads;		   /* live (not yet exited) threads */
 	struct list_head all_node; /* in the list of every process */
 	struct task *leader;
-	int exit_signal;	   /* sent to the parent at exit (SIGCHLD; clone's low byte) */
-	struct task *exec_task;	   /* execve in progress: the thread that stays */
-	bool zombie;		   /* every thread has exited; wait4 may reap it */
-	bool group_exiting;	   /* exit_group or a fatal signal: every thread is leaving */
-	int exit_status;	   /* wait status: code << 8, or the killing signal */
+	int exit_signal;	    /* sent to the parent at exit (SIGCHLD; clone's low byte) */
+	struct task *exec_task;	    /* execve in progress: the thread that stays */
+	bool zombie;		    /* every thread has exited; wait4 may reap it */
+	bool group_exiting;	    /* exit_group or a fatal signal: every thread is leaving */
+	int exit_status;	    /* wait status: code << 8, or the killing signal */
 	struct wait_queue child_wq; /* wait4 sleeps here; a child's exit wakes it */
 
 	/* Resources: NULL once released at exit; vm changes under proc_lock (the OOM killer reads it). */
 	struct vm *vm;
 	struct files *files;
-	struct fs_struct *fs;	   /* the working directory (fs/cwd.h) */
+	struct fs_struct *fs; /* the working directory (fs/cwd.h) */
 
 	/* Signals (p->lock). */
 	struct k_sigaction action[NSIG];
-	sigset_t shared_pending;   /* sent to the process: any thread not blocking it takes it */
+	sigset_t shared_pending; /* sent to the process: any thread not blocking it takes it */
 
 	/* Accounting: exited threads' and reaped children's (theirs and their children's). */
 	struct cpu_totals dead_threads;

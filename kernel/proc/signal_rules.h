@@ -28,8 +28,8 @@ static inline bool sig_valid(long sig)
 #define SIG_UNBLOCKABLE (sig_bit(SIGKILL) | sig_bit(SIGSTOP))
 
 /* Faults the thread itself caused: taken before anything else, so the fault's context is right. */
-#define SIG_SYNCHRONOUS                                                                  \
-	(sig_bit(SIGSEGV) | sig_bit(SIGBUS) | sig_bit(SIGILL) | sig_bit(SIGTRAP) |       \
+#define SIG_SYNCHRONOUS                                                            \
+	(sig_bit(SIGSEGV) | sig_bit(SIGBUS) | sig_bit(SIGILL) | sig_bit(SIGTRAP) | \
 	 sig_bit(SIGFPE) | sig_bit(SIGSYS))
 
 /* A mask as a thread may hold it. */
@@ -84,8 +84,8 @@ static inline int sig_next(u64 thread_pending, u64 shared_pending, u64 blocked, 
  */
 enum sig_default { SIG_DEFAULT_TERMINATE, SIG_DEFAULT_IGNORE };
 
-#define SIG_DEFAULT_IGNORED                                                              \
-	(sig_bit(SIGCHLD) | sig_bit(SIGURG) | sig_bit(SIGWINCH) | sig_bit(SIGCONT) |     \
+#define SIG_DEFAULT_IGNORED                                                          \
+	(sig_bit(SIGCHLD) | sig_bit(SIGURG) | sig_bit(SIGWINCH) | sig_bit(SIGCONT) | \
 	 sig_bit(SIGSTOP) | sig_bit(SIGTSTP) | sig_bit(SIGTTIN) | sig_bit(SIGTTOU))
 
 static inline enum sig_default sig_default_action(int sig)

@@ -257,7 +257,7 @@ static long call_sigaltstack(struct user_regs *regs)
 			return -EFAULT;
 		if (arch_on_sigstack(&cur, sp))
 			return -EPERM; /* not while running on it */
-		if (new.ss_flags != 0 && new.ss_flags != SS_ONSTACK && new.ss_flags != SS_DISABLE)
+		if (new.ss_flags != 0 && new.ss_flags != SS_ONSTACK &&new.ss_flags != SS_DISABLE)
 			return -EINVAL; /* SS_AUTODISARM is not supported */
 		if (new.ss_flags == SS_DISABLE) {
 			ss.sp = 0;

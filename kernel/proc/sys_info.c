@@ -24,7 +24,6 @@
 #include "proc/syscall.h"
 #include "sched/task.h"
 
-
 #define PAGE_BYTES 4096ULL
 
 void process_cpu_totals(struct process *p, struct cpu_totals *out)
@@ -149,11 +148,11 @@ SYSCALL_DEFINE2(getrusage, int, struct k_rusage *);
 
 /* ---------------------------------------------------------------- resource limits */
 
-#define RLIMIT_STACK 3
-#define RLIMIT_NPROC 6
+#define RLIMIT_STACK  3
+#define RLIMIT_NPROC  6
 #define RLIMIT_NOFILE 7
-#define RLIMIT_AS 9
-#define RLIM_NLIMITS 16
+#define RLIMIT_AS     9
+#define RLIM_NLIMITS  16
 #define RLIM_INFINITY (~0ULL)
 
 struct k_rlimit {
@@ -204,7 +203,7 @@ static long rlimit_access(unsigned int resource, struct process *p, const struct
 
 	if (resource >= RLIM_NLIMITS)
 		return -EINVAL;
-	if (new && new->rlim_cur > new->rlim_max)
+	if (new &&new->rlim_cur > new->rlim_max)
 		return -EINVAL;
 	if (resource == RLIMIT_NPROC) {
 		flags = spin_lock_irqsave(&proc_lock);
@@ -290,18 +289,18 @@ SYSCALL_DEFINE3(getcpu, unsigned int *, unsigned int *, void *);
 /* ---------------------------------------------------------------- reboot */
 
 /* Linux's <linux/reboot.h>: the magic numbers and commands. */
-#define LINUX_REBOOT_MAGIC1 0xfee1deadU
-#define LINUX_REBOOT_MAGIC2 672274793U
+#define LINUX_REBOOT_MAGIC1  0xfee1deadU
+#define LINUX_REBOOT_MAGIC2  672274793U
 #define LINUX_REBOOT_MAGIC2A 85072278U
 #define LINUX_REBOOT_MAGIC2B 369367448U
 #define LINUX_REBOOT_MAGIC2C 537993216U
 
-#define LINUX_REBOOT_CMD_RESTART 0x01234567U
-#define LINUX_REBOOT_CMD_HALT 0xcdef0123U
-#define LINUX_REBOOT_CMD_CAD_ON 0x89abcdefU
-#define LINUX_REBOOT_CMD_CAD_OFF 0x00000000U
+#define LINUX_REBOOT_CMD_RESTART   0x01234567U
+#define LINUX_REBOOT_CMD_HALT	   0xcdef0123U
+#define LINUX_REBOOT_CMD_CAD_ON	   0x89abcdefU
+#define LINUX_REBOOT_CMD_CAD_OFF   0x00000000U
 #define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedcU
-#define LINUX_REBOOT_CMD_RESTART2 0xa1b2c3d4U
+#define LINUX_REBOOT_CMD_RESTART2  0xa1b2c3d4U
 
 /*
  * Power off, halt and restart all end the run (machine_finish: QEMU

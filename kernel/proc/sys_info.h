@@ -13,10 +13,9 @@
 
 struct process;
 
-
-#define RUSAGE_SELF 0
+#define RUSAGE_SELF	0
 #define RUSAGE_CHILDREN (-1)
-#define RUSAGE_THREAD 1
+#define RUSAGE_THREAD	1
 
 /* struct rusage of the x86-64 ABI: two timevals, then fourteen longs. */
 struct k_rusage {

@@ -112,8 +112,8 @@ SYSCALL_DEFINE3(sched_setaffinity, int, unsigned int, const void *);
 /* ---------------------------------------------------------------- nice */
 
 #define PRIO_PROCESS 0
-#define PRIO_PGRP 1
-#define PRIO_USER 2
+#define PRIO_PGRP    1
+#define PRIO_USER    2
 
 /*
  * PRIO_PROCESS only. Process groups do not exist here, and PRIO_USER

@@ -10,17 +10,17 @@
 #include "lib/types.h"
 
 #define NSEC_PER_USEC 1000ULL
-#define NSEC_PER_SEC 1000000000ULL
+#define NSEC_PER_SEC  1000000000ULL
 
 /* Linux's clock ids (include/uapi/linux/time.h); the ones Fulcrum serves. */
-#define CLOCK_REALTIME 0
-#define CLOCK_MONOTONIC 1
+#define CLOCK_REALTIME		 0
+#define CLOCK_MONOTONIC		 1
 #define CLOCK_PROCESS_CPUTIME_ID 2
-#define CLOCK_THREAD_CPUTIME_ID 3
-#define CLOCK_MONOTONIC_RAW 4
-#define CLOCK_REALTIME_COARSE 5
-#define CLOCK_MONOTONIC_COARSE 6
-#define CLOCK_BOOTTIME 7
+#define CLOCK_THREAD_CPUTIME_ID	 3
+#define CLOCK_MONOTONIC_RAW	 4
+#define CLOCK_REALTIME_COARSE	 5
+#define CLOCK_MONOTONIC_COARSE	 6
+#define CLOCK_BOOTTIME		 7
 
 #define TIMER_ABSTIME 1 /* clock_nanosleep: the time is a deadline */
 

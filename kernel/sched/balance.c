@@ -443,8 +443,8 @@ void idle_balance_fair(struct rq *rq)
 			continue;
 		if (sd->flags & SD_BALANCE_NEWIDLE)
 			pulled = load_balance(cpu, sd, CPU_NEWLY_IDLE, &cont);
-		if ((s64)(next_balance -
-			  (sd->last_balance + sd->balance_interval * NSEC_PER_MSEC)) > 0)
+		if ((s64)(next_balance - (sd->last_balance + sd->balance_interval * NSEC_PER_MSEC)) >
+		    0)
 			next_balance = sd->last_balance + sd->balance_interval * NSEC_PER_MSEC;
 		if (pulled)
 			break;

@@ -229,13 +229,11 @@ static void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
 		return;
 	}
 	if (!sds->group_imb) {
-		unsigned long excess =
-			sds->busiest_nr_running > sds->busiest_group_capacity
-				? sds->busiest_nr_running - sds->busiest_group_capacity
-				: 0;
+		unsigned long excess = sds->busiest_nr_running > sds->busiest_group_capacity ?
+					       sds->busiest_nr_running - sds->busiest_group_capacity :
+					       0;
 
-		load_above_capacity =
-			excess * NICE_0_LOAD * SCHED_POWER_SCALE / sds->busiest->power;
+		load_above_capacity = excess * NICE_0_LOAD * SCHED_POWER_SCALE / sds->busiest->power;
 	}
 	max_pull = MIN(sds->max_load - sds->avg_load, load_above_capacity);
 	env->imbalance = (long)(MIN(max_pull * sds->busiest->power,
@@ -305,8 +303,7 @@ struct rq *find_busiest_queue(const struct lb_env *env, struct sched_group *grou
 		if (!capacity && (env->sd->flags & SD_SHARE_CPUPOWER))
 			capacity = 1;
 		wl = weighted_cpuload(cpu);
-		if (capacity && READ_ONCE(rq->nr_running) == 1 &&
-		    wl > (unsigned long)env->imbalance)
+		if (capacity && READ_ONCE(rq->nr_running) == 1 && wl > (unsigned long)env->imbalance)
 			continue;
 		wl = wl * SCHED_POWER_SCALE / power;
 		if (wl > max_load) {

@@ -41,7 +41,7 @@ static int sbm_build_cpu(struct sched_topology *t, struct sched_balance_map *sbm
 	if (!sbm->affine_map)
 		return -ENOMEM;
 
-	for_each_domain(t, cpu, sd) {
+	for_each_domain (t, cpu, sd) {
 		if (!(sd->flags & SD_LOAD_BALANCE))
 			continue;
 		for (int type = 0; type < SBM_MAX_TYPE; type++) {
@@ -51,7 +51,7 @@ static int sbm_build_cpu(struct sched_topology *t, struct sched_balance_map *sbm
 			}
 		}
 		if (sd->flags & SD_WAKE_AFFINE)
-			for_each_cpu(c, &sd->span)
+			for_each_cpu (c, &sd->span)
 				if (!sbm->affine_map[c])
 					sbm->affine_map[c] = sd;
 	}
@@ -66,7 +66,7 @@ static int sbm_build(struct sched_topology *t, void **data)
 
 	if (!maps)
 		return -ENOMEM;
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		int err = sbm_build_cpu(t, &maps[cpu], cpu);
 
 		if (err)

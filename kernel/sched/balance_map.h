@@ -27,8 +27,8 @@ extern const struct sched_topology_ext sched_topology_ext_balance_map;
 /* cpu's map in t, or NULL (no such CPU, or the empty generation). */
 static inline const struct sched_balance_map *sbm_map(const struct sched_topology *t, u32 cpu)
 {
-	const struct sched_balance_map *maps =
-		sched_topology_ext_data(t, &sched_topology_ext_balance_map);
+	const struct sched_balance_map *maps = sched_topology_ext_data(t,
+								       &sched_topology_ext_balance_map);
 
 	return maps && cpu < t->nr_cpus ? &maps[cpu] : NULL;
 }
@@ -57,8 +57,7 @@ static inline int sbm_top_level(const struct sched_topology *t, u32 cpu, enum sb
 }
 
 /* cpu's lowest wake-affine domain that also spans other, or NULL. */
-static inline struct sched_domain *sbm_affine_sd(const struct sched_topology *t, u32 cpu,
-						 u32 other)
+static inline struct sched_domain *sbm_affine_sd(const struct sched_topology *t, u32 cpu, u32 other)
 {
 	const struct sched_balance_map *m = sbm_map(t, cpu);
 

@@ -267,7 +267,8 @@ static void sched_classes_init(void)
 {
 	const struct sched_class *chosen;
 
-	sched_classes_setup(__start_sched_classes, (u32)(__stop_sched_classes - __start_sched_classes));
+	sched_classes_setup(__start_sched_classes,
+			    (u32)(__stop_sched_classes - __start_sched_classes));
 	chosen = sched_class_find(sched_class_name);
 	if (!chosen) {
 		pr_warn("sched: no class '%s'; new tasks use fair\n", sched_class_name);
@@ -434,8 +435,9 @@ void preempt_enable(void)
 
 static u32 select_task_rq(struct task *p, int sd_flag, int wake_flags)
 {
-	u32 cpu = p->sched_class->select_task_rq ? p->sched_class->select_task_rq(p, sd_flag, wake_flags)
-						  : p->cpu;
+	u32 cpu = p->sched_class->select_task_rq ?
+			  p->sched_class->select_task_rq(p, sd_flag, wake_flags) :
+			  p->cpu;
 
 	/* A class's answer must be an allowed, online CPU; otherwise fall back like Linux does. */
 	if (cpu >= nr_rqs || !cpumask_test_cpu(cpu, &p->cpus_allowed) || !arch_cpu_online(cpu)) {
@@ -491,7 +493,8 @@ static bool try_to_wake_up(struct task *p, int wake_flags)
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_WAKEUP | ENQUEUE_WAKING);
 	p->state = TASK_RUNNING;
-	sched_event_record(rq, SCHED_EV_WAKEUP, p->pid, 0, (wake_flags & WF_MIGRATED) ? prev_cpu : cpu);
+	sched_event_record(rq, SCHED_EV_WAKEUP, p->pid, 0,
+			   (wake_flags & WF_MIGRATED) ? prev_cpu : cpu);
 	check_preempt_curr(rq, p, wake_flags);
 	balance_note_wakeup(rq);
 	rq->stats.ttwu_count++;

@@ -21,8 +21,8 @@ u64 cost_median(u64 *v, u32 n)
 	return n ? v[n / 2] : 0;
 }
 
-u64 select_cost_median(struct task *p, const struct sched_placement *v, int sd_flag,
-		       int wake_flags, u32 samples, u32 *chosen)
+u64 select_cost_median(struct task *p, const struct sched_placement *v, int sd_flag, int wake_flags,
+		       u32 samples, u32 *chosen)
 {
 	static u64 cycles[COST_SAMPLES_MAX];
 	const char *saved = sched_select;

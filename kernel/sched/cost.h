@@ -19,8 +19,8 @@
  * would), each call timed alone; returns the median in cycles and the CPU
  * the last call chose in *chosen. The chosen variant is put back after.
  */
-u64 select_cost_median(struct task *p, const struct sched_placement *v, int sd_flag,
-		       int wake_flags, u32 samples, u32 *chosen);
+u64 select_cost_median(struct task *p, const struct sched_placement *v, int sd_flag, int wake_flags,
+		       u32 samples, u32 *chosen);
 
 /* The median of n values (sorts them). */
 u64 cost_median(u64 *v, u32 n);

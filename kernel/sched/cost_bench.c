@@ -23,7 +23,7 @@
 #include "sched/wait.h"
 
 #define SELECT_SAMPLES 2001
-#define SWITCH_ROUNDS 20000
+#define SWITCH_ROUNDS  20000
 
 static bool sched_cost;
 BOOT_OPTION_BOOL(sched_cost, "sched_cost", &sched_cost,

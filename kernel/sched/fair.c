@@ -535,8 +535,7 @@ static void task_waking_fair(struct task *p)
 static void migrate_task_rq_fair(struct task *p, u32 new_cpu)
 {
 	if (sched_feat(SCHED_VERIFY) && p->se.on_rq)
-		pr_err("sched: %s moved to cpu%u while queued on cpu%u\n", p->comm, new_cpu,
-		       p->cpu);
+		pr_err("sched: %s moved to cpu%u while queued on cpu%u\n", p->comm, new_cpu, p->cpu);
 }
 
 /*
@@ -692,8 +691,9 @@ static void dump_fair(struct rq *rq)
 	pr_emerg("fair: cpu%u: nr_running %u, load %lu, min_vruntime %lld\n", rq->cpu,
 		 cfs_rq->nr_running, cfs_rq->load.weight, (long long)cfs_rq->min_vruntime);
 	if (cfs_rq->curr)
-		pr_emerg("fair:   running %s:%d nice %d vruntime min%+lld\n", task_of(cfs_rq->curr)->comm,
-			 task_of(cfs_rq->curr)->pid, task_of(cfs_rq->curr)->nice,
+		pr_emerg("fair:   running %s:%d nice %d vruntime min%+lld\n",
+			 task_of(cfs_rq->curr)->comm, task_of(cfs_rq->curr)->pid,
+			 task_of(cfs_rq->curr)->nice,
 			 (long long)(cfs_rq->curr->vruntime - cfs_rq->min_vruntime));
 	for (; n && shown < FAIR_DUMP_MAX; n = rb_next(n), shown++) {
 		struct sched_entity *se = timeline_entity(n);

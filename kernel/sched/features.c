@@ -46,5 +46,6 @@ void sched_feat_describe(char *buf, size_t size)
 		buf[0] = '\0';
 	for (int i = 0; i < __SCHED_FEAT_NR && used < size; i++)
 		used += (size_t)ksnprintf(buf + used, size - used, "%s%s%s", used ? "," : "",
-					  (sched_features_mask >> i) & 1 ? "" : "NO_", feature_names[i]);
+					  (sched_features_mask >> i) & 1 ? "" : "NO_",
+					  feature_names[i]);
 }

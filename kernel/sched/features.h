@@ -8,29 +8,29 @@
 
 #include "lib/types.h"
 
-#define SCHED_FEATURES(F)                                                                  \
+#define SCHED_FEATURES(F)                                                                     \
 	/* A waking sleeper gets at most half a latency period of credit, not a whole one. */ \
-	F(GENTLE_FAIR_SLEEPERS, true)                                                      \
-	/* A new task starts one virtual slice late: forking cannot jump the queue. */      \
-	F(START_DEBIT, true)                                                               \
-	/* Prefer the wakee next when it did not preempt (off, as in 3.8). */              \
-	F(NEXT_BUDDY, false)                                                               \
-	/* Prefer the preempted task next: cache locality under load. */                    \
-	F(LAST_BUDDY, true)                                                                \
-	/* A task that is a buddy on its queue counts as cache-hot for migration. */        \
-	F(CACHE_HOT_BUDDY, true)                                                           \
-	/* Wake-ups may preempt the running task beyond the wake-up granularity. */         \
-	F(WAKEUP_PREEMPTION, true)                                                         \
-	/* Balance on decayed loads: source under-, target over-estimated. */               \
-	F(LB_BIAS, true)                                                                   \
-	/* Verify runqueue invariants at every change (tests turn this on). */              \
+	F(GENTLE_FAIR_SLEEPERS, true)                                                         \
+	/* A new task starts one virtual slice late: forking cannot jump the queue. */        \
+	F(START_DEBIT, true)                                                                  \
+	/* Prefer the wakee next when it did not preempt (off, as in 3.8). */                 \
+	F(NEXT_BUDDY, false)                                                                  \
+	/* Prefer the preempted task next: cache locality under load. */                      \
+	F(LAST_BUDDY, true)                                                                   \
+	/* A task that is a buddy on its queue counts as cache-hot for migration. */          \
+	F(CACHE_HOT_BUDDY, true)                                                              \
+	/* Wake-ups may preempt the running task beyond the wake-up granularity. */           \
+	F(WAKEUP_PREEMPTION, true)                                                            \
+	/* Balance on decayed loads: source under-, target over-estimated. */                 \
+	F(LB_BIAS, true)                                                                      \
+	/* Verify runqueue invariants at every change (tests turn this on). */                \
 	F(SCHED_VERIFY, false)
 
 enum {
 #define __SCHED_FEAT_ENUM(name, enabled) __SCHED_FEAT_##name,
 	SCHED_FEATURES(__SCHED_FEAT_ENUM)
 #undef __SCHED_FEAT_ENUM
-	__SCHED_FEAT_NR,
+		__SCHED_FEAT_NR,
 };
 
 extern u64 sched_features_mask;

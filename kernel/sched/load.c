@@ -140,9 +140,8 @@ BOOT_OPTION_INT(sched_min_granularity_ns, "sched_min_granularity_ns",
 BOOT_OPTION_INT(sched_wakeup_granularity_ns, "sched_wakeup_granularity_ns",
 		&normalized_sched_wakeup_granularity, 0, 1000000000,
 		"vruntime lead a wakee needs to preempt, ns (1-CPU value)");
-BOOT_OPTION_INT(sched_migration_cost_ns, "sched_migration_cost_ns",
-		&normalized_sched_migration_cost, 0, 0x7fffffff,
-		"a task that ran this recently is cache-hot, ns (not scaled)");
+BOOT_OPTION_INT(sched_migration_cost_ns, "sched_migration_cost_ns", &normalized_sched_migration_cost,
+		0, 0x7fffffff, "a task that ran this recently is cache-hot, ns (not scaled)");
 
 /* The 1-CPU values until sched_update_tunables() runs. */
 u64 sysctl_sched_latency = 6000000;

@@ -18,8 +18,7 @@
  */
 extern const struct sched_placement *const __start_sched_placements[] __attribute__((weak));
 extern const struct sched_placement *const __stop_sched_placements[] __attribute__((weak));
-extern const struct sched_idle_sibling *const __start_sched_idle_siblings[]
-	__attribute__((weak));
+extern const struct sched_idle_sibling *const __start_sched_idle_siblings[] __attribute__((weak));
 extern const struct sched_idle_sibling *const __stop_sched_idle_siblings[] __attribute__((weak));
 
 const struct sched_placement *sched_placement_cur = &stock_placement;

@@ -36,13 +36,13 @@
 
 /* Enqueue/dequeue flags, as in Linux 3.8. */
 #define ENQUEUE_WAKEUP 0x01
-#define ENQUEUE_HEAD 0x02
+#define ENQUEUE_HEAD   0x02
 #define ENQUEUE_WAKING 0x04 /* vruntime is relative to the old queue's min_vruntime */
-#define DEQUEUE_SLEEP 0x01
+#define DEQUEUE_SLEEP  0x01
 
 /* Wake flags. */
-#define WF_SYNC 0x01	 /* the waker goes to sleep soon */
-#define WF_FORK 0x02	 /* a new task's first wake-up */
+#define WF_SYNC	    0x01 /* the waker goes to sleep soon */
+#define WF_FORK	    0x02 /* a new task's first wake-up */
 #define WF_MIGRATED 0x04 /* placed on another CPU than before */
 
 /* CFS runqueue: one per CPU (no group scheduling). */
@@ -99,20 +99,20 @@ struct rq {
 	u32 cpu;
 	bool online;
 	u32 nr_running;
-	struct load_weight load;	/* sum of queued tasks' weights */
+	struct load_weight load; /* sum of queued tasks' weights */
 	unsigned long cpu_load[CPU_LOAD_IDX_MAX];
-	unsigned long cpu_power;	/* SCHED_POWER_SCALE for a whole CPU */
+	unsigned long cpu_power; /* SCHED_POWER_SCALE for a whole CPU */
 	struct cfs_rq cfs;
-	struct list_head cfs_tasks;	/* queued fair tasks, for the balancer */
+	struct list_head cfs_tasks; /* queued fair tasks, for the balancer */
 	struct task *curr, *idle;
-	struct task *prev_task;		/* the task switched away from, until finish_task_switch */
+	struct task *prev_task; /* the task switched away from, until finish_task_switch */
 	bool need_resched;
-	u64 clock;			/* ns, updated under the lock */
+	u64 clock; /* ns, updated under the lock */
 	u64 clock_task;
 	u64 idle_stamp, avg_idle;
-	u64 next_balance;		/* clock at which periodic balancing is due */
+	u64 next_balance; /* clock at which periodic balancing is due */
 	u64 nr_switches;
-	u64 last_schedule;		/* clock at the last pass through __schedule (soft-lockup check) */
+	u64 last_schedule; /* clock at the last pass through __schedule (soft-lockup check) */
 	struct sched_event_ring events;
 	struct rq_sched_stats stats;
 };
@@ -143,7 +143,7 @@ enum sched_balance_why {
  */
 struct sched_class {
 	const char *name; /* what sched= calls it; required */
-	int rank;	  /* lower runs first: stop 0, fair 100, idle 1000; a lab class picks its place */
+	int rank; /* lower runs first: stop 0, fair 100, idle 1000; a lab class picks its place */
 
 	/*
 	 * Per-runqueue set-up: sched_init() calls it for every class and every
@@ -247,11 +247,11 @@ struct sched_class {
  * 8-byte alignment. The core zeroes the slot before the class's task_init.
  * sched_priv_task(mt) goes back from the state to its task.
  */
-#define sched_task_priv(p, type)                                                             \
-	({                                                                                   \
+#define sched_task_priv(p, type)                                                              \
+	({                                                                                    \
 		_Static_assert(sizeof(type) <= SCHED_TASK_PRIV_SIZE, "class slot too small"); \
 		_Static_assert(_Alignof(type) <= 8, "class slot aligned to 8 bytes only");    \
-		(type *)(void *)(p)->class_priv;                                             \
+		(type *)(void *)(p)->class_priv;                                              \
 	})
 #define sched_priv_task(priv) container_of((void *)(priv), struct task, class_priv)
 
@@ -300,7 +300,7 @@ extern const struct sched_class idle_sched_class;
  * sched_init() orders the registered classes by rank between stop and
  * idle; `sched=NAME` chooses the class of new tasks (default: fair).
  */
-#define SCHED_CLASS_REGISTER(cls)                                                  \
+#define SCHED_CLASS_REGISTER(cls)                                                        \
 	static const struct sched_class *const __sched_class_##cls __attribute__((used)) \
 	__attribute__((section("sched_classes"), aligned(8))) = &(cls)
 
@@ -344,7 +344,7 @@ u32 sched_classes_setup(const struct sched_class *const *classes, u32 n);
 
 struct rq *cpu_rq(u32 cpu);
 struct rq *this_rq(void);
-u32 sched_nr_cpus(void);	/* CPUs with a runqueue */
+u32 sched_nr_cpus(void); /* CPUs with a runqueue */
 
 static inline u32 task_cpu(const struct task *p)
 {

@@ -14,7 +14,7 @@
 #include "mm/heap.h"
 #include "sched/sched.h"
 
-#define SPIN_TASKS_MAX 32
+#define SPIN_TASKS_MAX	    32
 #define SHARE_TOLERANCE_PCT 5
 
 struct spinner {
@@ -222,7 +222,7 @@ static int sched_share_uneven(void)
 
 struct follower {
 	volatile bool stop;
-	volatile u32 cpu;	/* where it last ran */
+	volatile u32 cpu; /* where it last ran */
 	volatile u64 loops;
 };
 

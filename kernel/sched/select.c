@@ -139,7 +139,7 @@ static bool group_idle(const struct sched_group *sg, u32 except)
 {
 	u32 cpu;
 
-	for_each_cpu(cpu, sg_span(sg))
+	for_each_cpu (cpu, sg_span(sg))
 		if (cpu == except || !idle_cpu(cpu))
 			return false;
 	return true;
@@ -150,7 +150,7 @@ static u32 first_allowed(const struct sched_group *sg, const struct task *p)
 {
 	u32 cpu;
 
-	for_each_cpu(cpu, sg_span(sg))
+	for_each_cpu (cpu, sg_span(sg))
 		if (cpu_allowed(p, cpu))
 			return cpu;
 	return MAX_CPUS;
@@ -173,7 +173,7 @@ static u32 scan_llc(const struct sched_topology *t, struct task *p, u32 target, 
 	struct sched_group *sg;
 
 	for (sd = sd_llc(t, target); sd; sd = sd->child) {
-		for_each_sd_group(sg, sd) {
+		for_each_sd_group (sg, sd) {
 			u32 cpu;
 
 			if (!cpumask_intersects(sg_span(sg), &p->cpus_allowed))
@@ -199,14 +199,15 @@ static u32 scan_llc(const struct sched_topology *t, struct task *p, u32 target, 
  * package. Unlike Linux, a CPU p may not use is never returned early (Linux
  * left that to select_fallback_rq()).
  */
-static u32 select_idle_sibling_3_8_13(const struct sched_topology *t, struct task *p,
-				      u32 this_cpu, u32 target)
+static u32 select_idle_sibling_3_8_13(const struct sched_topology *t, struct task *p, u32 this_cpu,
+				      u32 target)
 {
 	u32 prev = task_cpu(p);
 
 	if (cpu_allowed(p, target) && idle_cpu(target))
 		return target;
-	if (prev != target && cpu_allowed(p, prev) && cpus_share_cache(t, prev, target) && idle_cpu(prev))
+	if (prev != target && cpu_allowed(p, prev) && cpus_share_cache(t, prev, target) &&
+	    idle_cpu(prev))
 		return prev;
 	return scan_llc(t, p, target, true);
 }
@@ -221,8 +222,8 @@ SCHED_IDLE_SIBLING_REGISTER(idle_sibling_3_8_13);
  * 3.8.0: the waker's CPU or prev if it is the target and idle, else the
  * first wholly idle group of scan_llc (target's own group included).
  */
-static u32 select_idle_sibling_3_8_0(const struct sched_topology *t, struct task *p,
-				     u32 this_cpu, u32 target)
+static u32 select_idle_sibling_3_8_0(const struct sched_topology *t, struct task *p, u32 this_cpu,
+				     u32 target)
 {
 	u32 prev = task_cpu(p);
 
@@ -274,14 +275,14 @@ struct sched_group *find_idlest_group(struct sched_domain *sd, struct task *p, u
 	if (!sd)
 		return NULL;
 	imbalance = 100 + (sd->imbalance_pct - 100) / 2;
-	for_each_sd_group(sg, sd) {
+	for_each_sd_group (sg, sd) {
 		bool local = cpumask_test_cpu(this_cpu, sg_span(sg));
 		unsigned long load = 0, avg_load;
 		u32 cpu;
 
 		if (!cpumask_intersects(sg_span(sg), &p->cpus_allowed))
 			continue;
-		for_each_cpu(cpu, sg_span(sg)) {
+		for_each_cpu (cpu, sg_span(sg)) {
 			if (!cpu_has_rq(cpu))
 				continue;
 			load += local ? source_load(cpu, load_idx) : target_load(cpu, load_idx);
@@ -309,7 +310,7 @@ int find_idlest_cpu(const struct sched_group *sg, struct task *p, u32 this_cpu)
 
 	if (!sg)
 		return -1;
-	for_each_cpu(cpu, sg_span(sg)) {
+	for_each_cpu (cpu, sg_span(sg)) {
 		unsigned long load;
 
 		if (!cpu_allowed(p, cpu))
@@ -365,7 +366,7 @@ static u32 stock_descent(const struct sched_topology *t, struct task *p, struct 
 		cpu = new_cpu;
 		weight = sd->span_weight;
 		sd = NULL;
-		for_each_domain(t, cpu, tmp) {
+		for_each_domain (t, cpu, tmp) {
 			if (weight <= tmp->span_weight)
 				break;
 			if (tmp->flags & (u32)sd_flag)
@@ -401,7 +402,7 @@ static u32 select_stock(const struct sched_topology *t, struct task *p, int sd_f
 		want_affine = cpumask_test_cpu(this_cpu, &p->cpus_allowed);
 		new_cpu = prev;
 	}
-	for_each_domain(t, this_cpu, tmp) {
+	for_each_domain (t, this_cpu, tmp) {
 		if (!(tmp->flags & SD_LOAD_BALANCE))
 			continue;
 		if (want_affine && (tmp->flags & SD_WAKE_AFFINE) &&
@@ -445,7 +446,7 @@ static u32 first_usable(const struct sched_topology *t, const struct task *p,
 {
 	u32 c;
 
-	for_each_cpu(c, mask)
+	for_each_cpu (c, mask)
 		if (cpu_allowed(p, c) && cpu_in_gen(t, c))
 			return c;
 	return MAX_CPUS;
@@ -464,7 +465,7 @@ static u32 allowed_or_nearest(const struct sched_topology *t, const struct task 
 
 	if (cpu_allowed(p, cpu) && cpu_in_gen(t, cpu))
 		return cpu;
-	for_each_domain(t, cpu, sd) {
+	for_each_domain (t, cpu, sd) {
 		c = first_usable(t, p, sd_span(sd));
 		if (c < MAX_CPUS)
 			return c;
@@ -472,7 +473,7 @@ static u32 allowed_or_nearest(const struct sched_topology *t, const struct task 
 	c = first_usable(t, p, &p->cpus_allowed);
 	if (c < MAX_CPUS)
 		return c;
-	for_each_cpu(c, &p->cpus_allowed)
+	for_each_cpu (c, &p->cpus_allowed)
 		if (cpu_allowed(p, c))
 			return c;
 	return cpu;

@@ -63,13 +63,13 @@ struct sched_idle_sibling {
 	u32 (*select)(const struct sched_topology *t, struct task *p, u32 this_cpu, u32 target);
 };
 
-#define SCHED_PLACEMENT_REGISTER(v)                                                \
-	static const struct sched_placement *const __sched_placement_##v __used \
-		__section("sched_placements") __aligned(8) = &(v)
+#define SCHED_PLACEMENT_REGISTER(v)                                                        \
+	static const struct sched_placement *const __sched_placement_##v __used __section( \
+		"sched_placements") __aligned(8) = &(v)
 
-#define SCHED_IDLE_SIBLING_REGISTER(v)                                                    \
-	static const struct sched_idle_sibling *const __sched_idle_sibling_##v __used \
-		__section("sched_idle_siblings") __aligned(8) = &(v)
+#define SCHED_IDLE_SIBLING_REGISTER(v)                                                           \
+	static const struct sched_idle_sibling *const __sched_idle_sibling_##v __used __section( \
+		"sched_idle_siblings") __aligned(8) = &(v)
 
 /* The defaults, in select.c: 3.8's walk and 3.8.13's select_idle_sibling. */
 extern const struct sched_placement stock_placement;

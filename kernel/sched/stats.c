@@ -141,11 +141,12 @@ static void show_domain(const struct sched_out *out, u32 index, const struct sch
 	schedstat_mask_hex(mask, sizeof(mask), sd_span(sd), nbits);
 	len = (size_t)ksnprintf(line, sizeof(line), "domain%u %s", index, mask);
 	for (int i = 0; i < SD_IDLE_TYPES && len < sizeof(line); i++)
-		len += (size_t)ksnprintf(
-			line + len, sizeof(line) - len, " %llu %llu %llu %llu %llu %llu %llu %llu",
-			(ull)s->lb_count[i], (ull)s->lb_balanced[i], (ull)s->lb_failed[i],
-			(ull)s->lb_imbalance[i], (ull)s->lb_gained[i], (ull)s->lb_hot_gained[i],
-			(ull)s->lb_nobusyq[i], (ull)s->lb_nobusyg[i]);
+		len += (size_t)ksnprintf(line + len, sizeof(line) - len,
+					 " %llu %llu %llu %llu %llu %llu %llu %llu",
+					 (ull)s->lb_count[i], (ull)s->lb_balanced[i],
+					 (ull)s->lb_failed[i], (ull)s->lb_imbalance[i],
+					 (ull)s->lb_gained[i], (ull)s->lb_hot_gained[i],
+					 (ull)s->lb_nobusyq[i], (ull)s->lb_nobusyg[i]);
 	if (len < sizeof(line))
 		ksnprintf(line + len, sizeof(line) - len,
 			  " %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
@@ -186,7 +187,8 @@ void schedstat_show(const struct sched_out *out)
 	arch_irq_restore(flags);
 	for (u32 cpu = 0; cpu < n; cpu++)
 		if (arch_cpu_online(cpu))
-			out_line(out, "wasted cpu%u %llu", cpu, (ull)cpu_rq(cpu)->stats.wasted_idle_ns);
+			out_line(out, "wasted cpu%u %llu", cpu,
+				 (ull)cpu_rq(cpu)->stats.wasted_idle_ns);
 	/* Kept apart from the cpuN lines, whose 9 fields Linux's parsers expect. */
 	for (u32 cpu = 0; cpu < n; cpu++)
 		if (arch_cpu_online(cpu))
@@ -217,10 +219,9 @@ static void show_task(struct task *p, void *arg)
 	const struct task_sched_stats *s = &p->stats;
 
 	out_line(out, "%5d %-15s %3u %-8s %4d %14llu %14llu %10llu %10llu %10llu %10llu", p->pid,
-		 p->comm, task_cpu(p), task_state_name(p), p->nice,
-		 (ull)p->sum_exec_runtime, (ull)s->run_delay, (ull)s->pcount,
-		 (ull)p->nr_migrations, (ull)s->nr_voluntary_switches,
-		 (ull)s->nr_involuntary_switches);
+		 p->comm, task_cpu(p), task_state_name(p), p->nice, (ull)p->sum_exec_runtime,
+		 (ull)s->run_delay, (ull)s->pcount, (ull)p->nr_migrations,
+		 (ull)s->nr_voluntary_switches, (ull)s->nr_involuntary_switches);
 }
 
 void sched_tasks_show(const struct sched_out *out)

@@ -152,7 +152,7 @@ void task_exit(int code)
 	arch_irq_disable();
 	t->state = TASK_DEAD;
 	schedule(); /* finish_task_switch, in the next task, drops our own reference */
-	for (;;) /* a dead task is never picked again */
+	for (;;)    /* a dead task is never picked again */
 		arch_halt();
 }
 
@@ -161,7 +161,8 @@ int task_reap(struct task *t)
 	int code;
 
 	/* Dead, switched away for good, and its own reference gone: ours is the last. */
-	wait_event(&task_exit_wq, t->state == TASK_DEAD && !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE) &&
+	wait_event(&task_exit_wq, t->state == TASK_DEAD &&
+					  !__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE) &&
 					  __atomic_load_n(&t->refs, __ATOMIC_ACQUIRE) == 1);
 	code = t->exit_code;
 	task_put(t);

@@ -17,15 +17,15 @@
 #define TASK_COMM_LEN 16
 
 /* Task states, as Linux names them. */
-#define TASK_RUNNING 0
-#define TASK_INTERRUPTIBLE 1
+#define TASK_RUNNING	     0
+#define TASK_INTERRUPTIBLE   1
 #define TASK_UNINTERRUPTIBLE 2
-#define TASK_DEAD 64
+#define TASK_DEAD	     64
 
 /* Scheduling policies (Linux's numbers, for sched_setscheduler later). */
 #define SCHED_NORMAL 0
-#define SCHED_BATCH 3
-#define SCHED_IDLE 5
+#define SCHED_BATCH  3
+#define SCHED_IDLE   5
 
 #define NICE_MIN (-20)
 #define NICE_MAX 19
@@ -44,7 +44,7 @@ struct sched_entity {
 	struct rb_node run_node;     /* in cfs_rq.tasks_timeline while queued and not running */
 	struct list_head group_node; /* in rq.cfs_tasks while queued (the balancer's list) */
 	bool on_rq;
-	u64 vruntime;		     /* virtual runtime (ns at nice 0), wrap-safe compares */
+	u64 vruntime; /* virtual runtime (ns at nice 0), wrap-safe compares */
 };
 
 /* Bytes of the class slot of struct task (fair's sched_entity and any class's state fit). */
@@ -53,15 +53,15 @@ _Static_assert(sizeof(struct sched_entity) <= SCHED_TASK_PRIV_SIZE, "fair's enti
 
 /* Per-task scheduling statistics (issue 4 item 8). */
 struct task_sched_stats {
-	u64 run_delay;	     /* ns spent runnable but waiting on a runqueue */
-	u64 last_queued;     /* clock when it last became runnable and waiting, 0 if not */
-	u64 last_blocked;    /* clock when it last went to sleep (the hung-task check) */
-	u64 wd_reported;     /* the last_queued or last_blocked a watchdog already reported */
-	u64 pcount;	     /* times it was picked to run (timeslices) */
+	u64 run_delay;	  /* ns spent runnable but waiting on a runqueue */
+	u64 last_queued;  /* clock when it last became runnable and waiting, 0 if not */
+	u64 last_blocked; /* clock when it last went to sleep (the hung-task check) */
+	u64 wd_reported;  /* the last_queued or last_blocked a watchdog already reported */
+	u64 pcount;	  /* times it was picked to run (timeslices) */
 	u64 nr_voluntary_switches;
 	u64 nr_involuntary_switches;
-	u64 nr_wakeups, nr_wakeups_sync, nr_wakeups_migrate, nr_wakeups_local,
-		nr_wakeups_remote, nr_wakeups_affine, nr_wakeups_affine_attempts;
+	u64 nr_wakeups, nr_wakeups_sync, nr_wakeups_migrate, nr_wakeups_local, nr_wakeups_remote,
+		nr_wakeups_affine, nr_wakeups_affine_attempts;
 };
 
 struct sched_class;
@@ -72,7 +72,7 @@ struct vfork_wait;
 
 struct task {
 	/* Scheduler state: see the locking rules in kernel/sched/sched.h. */
-	volatile long state;		 /* TASK_* */
+	volatile long state; /* TASK_* */
 	const struct sched_class *sched_class;
 	/*
 	 * The class slot: the per-task state of the task's current class. Fair
@@ -83,16 +83,16 @@ struct task {
 		struct sched_entity se;
 		unsigned char class_priv[SCHED_TASK_PRIV_SIZE];
 	};
-	int on_rq;			 /* queued on cpu's runqueue (running counts) */
-	volatile int on_cpu;		 /* running, or its context not yet saved */
-	u32 cpu;			 /* the runqueue it is on, or was last on */
-	int nice;			 /* -20..19 */
-	u32 policy;			 /* SCHED_* */
+	int on_rq;	     /* queued on cpu's runqueue (running counts) */
+	volatile int on_cpu; /* running, or its context not yet saved */
+	u32 cpu;	     /* the runqueue it is on, or was last on */
+	int nice;	     /* -20..19 */
+	u32 policy;	     /* SCHED_* */
 	struct cpumask cpus_allowed;
 	u32 nr_cpus_allowed;
 	volatile bool migration_pending; /* set_cpus_allowed() is moving it off a CPU it may not use */
 	struct spinlock pi_lock;	 /* serialises wake-ups of this task */
-	int preempt_count;		 /* > 0: no preemption at interrupt exit (preempt_disable) */
+	int preempt_count; /* > 0: no preemption at interrupt exit (preempt_disable) */
 	struct task_sched_stats stats;
 
 	/*
@@ -101,33 +101,33 @@ struct task {
 	 * advances through update_curr_common() while the task runs.
 	 */
 	struct load_weight load;
-	u64 exec_start;			 /* clock_task when it last started running or was accounted */
-	u64 sum_exec_runtime;		 /* ns it has run, in total */
-	u64 prev_sum_exec_runtime;	 /* sum_exec_runtime when it was last picked */
-	u64 nr_migrations;		 /* times it moved to another CPU (set_task_cpu) */
+	u64 exec_start;		   /* clock_task when it last started running or was accounted */
+	u64 sum_exec_runtime;	   /* ns it has run, in total */
+	u64 prev_sum_exec_runtime; /* sum_exec_runtime when it was last picked */
+	u64 nr_migrations;	   /* times it moved to another CPU (set_task_cpu) */
 
 	/* Identity and life. */
 	int pid;
 	char comm[TASK_COMM_LEN];
-	struct list_head all_tasks;	 /* in the global task list */
+	struct list_head all_tasks; /* in the global task list */
 	struct arch_context ctx;
-	void *stack;			 /* kernel stack (TASK_STACK_SIZE), NULL for boot/idle tasks */
+	void *stack; /* kernel stack (TASK_STACK_SIZE), NULL for boot/idle tasks */
 	void (*thread_fn)(void *arg);
 	void *thread_arg;
 	int exit_code;
-	int refs;			 /* task_get/put: the last put frees it (after task_reap) */
+	int refs; /* task_get/put: the last put frees it (after task_reap) */
 
 	/* A user thread's state, kernel/proc's (proc NULL: a kernel thread). */
 	struct process *proc;
-	struct list_head thread_node;	 /* in proc->threads */
-	u64 sig_pending;		 /* signals sent to this thread (bit sig - 1) */
+	struct list_head thread_node; /* in proc->threads */
+	u64 sig_pending;	      /* signals sent to this thread (bit sig - 1) */
 	u64 sig_blocked;
-	u64 sig_saved_blocked;		 /* ppoll/pselect6: the mask from before the call's own */
-	bool sig_restore_blocked;	 /* ... which comes back after signal delivery */
-	int *clear_child_tid;		 /* CLONE_CHILD_CLEARTID / set_tid_address */
-	struct user_regs *user_regs;	 /* its ring-3 registers, at the top of its kernel stack */
-	struct arch_mm *mm;		 /* the page tables it runs on; NULL: kernel only */
-	struct vfork_wait *vfork_done;	 /* a vfork child: its parent's wait, until exec or exit */
+	u64 sig_saved_blocked;	       /* ppoll/pselect6: the mask from before the call's own */
+	bool sig_restore_blocked;      /* ... which comes back after signal delivery */
+	int *clear_child_tid;	       /* CLONE_CHILD_CLEARTID / set_tid_address */
+	struct user_regs *user_regs;   /* its ring-3 registers, at the top of its kernel stack */
+	struct arch_mm *mm;	       /* the page tables it runs on; NULL: kernel only */
+	struct vfork_wait *vfork_done; /* a vfork child: its parent's wait, until exec or exit */
 };
 
 #define TASK_STACK_SIZE 16384

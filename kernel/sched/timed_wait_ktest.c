@@ -11,7 +11,7 @@
 #include "sched/task.h"
 #include "sched/timed_wait.h"
 
-#define SLEEP_NS 50000000ULL	   /* 50 ms: a dozen ticks at the default 250 Hz */
+#define SLEEP_NS	   50000000ULL	  /* 50 ms: a dozen ticks at the default 250 Hz */
 #define CPU_SHARE_LIMIT_NS (SLEEP_NS / 2) /* spinning would use all of it */
 
 static int timed_sleep(void)

@@ -14,8 +14,7 @@
 
 /* ------------------------------------------------------------ the levels */
 
-static void smt_mask(const struct machine *m, const struct sd_level *tl, u32 cpu,
-		     struct cpumask *span)
+static void smt_mask(const struct machine *m, const struct sd_level *tl, u32 cpu, struct cpumask *span)
 {
 	const struct machine_cpu *c = &m->cpu[cpu];
 
@@ -24,16 +23,14 @@ static void smt_mask(const struct machine *m, const struct sd_level *tl, u32 cpu
 			cpumask_set_cpu(j, span);
 }
 
-static void llc_mask(const struct machine *m, const struct sd_level *tl, u32 cpu,
-		     struct cpumask *span)
+static void llc_mask(const struct machine *m, const struct sd_level *tl, u32 cpu, struct cpumask *span)
 {
 	for (u32 j = 0; j < m->nr_cpus; j++)
 		if (m->cpu[j].llc == m->cpu[cpu].llc)
 			cpumask_set_cpu(j, span);
 }
 
-static void pkg_mask(const struct machine *m, const struct sd_level *tl, u32 cpu,
-		     struct cpumask *span)
+static void pkg_mask(const struct machine *m, const struct sd_level *tl, u32 cpu, struct cpumask *span)
 {
 	for (u32 j = 0; j < m->nr_cpus; j++)
 		if (m->cpu[j].package == m->cpu[cpu].package)
@@ -62,8 +59,8 @@ static void numa_mask(const struct machine *m, const struct sd_level *tl, u32 cp
 #define SD_BALANCE_FLAGS (SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK)
 #define SD_SMT_FLAGS \
 	(SD_BALANCE_FLAGS | SD_WAKE_AFFINE | SD_SHARE_CPUCAPACITY | SD_SHARE_PKG_RESOURCES)
-#define SD_MC_FLAGS  (SD_BALANCE_FLAGS | SD_WAKE_AFFINE | SD_SHARE_PKG_RESOURCES)
-#define SD_PKG_FLAGS (SD_BALANCE_FLAGS | SD_WAKE_AFFINE | SD_PREFER_SIBLING)
+#define SD_MC_FLAGS   (SD_BALANCE_FLAGS | SD_WAKE_AFFINE | SD_SHARE_PKG_RESOURCES)
+#define SD_PKG_FLAGS  (SD_BALANCE_FLAGS | SD_WAKE_AFFINE | SD_PREFER_SIBLING)
 /* Placement and wake-affine only up to RECLAIM_DISTANCE: see sd_numa_flags(). */
 #define SD_NUMA_FLAGS (SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_SERIALIZE | SD_OVERLAP | SD_NUMA)
 
@@ -227,8 +224,8 @@ static int build_chain(struct build *b, u32 cpu)
 		cpumask_set_cpu(cpu, &sd->span);
 		if (child && !cpumask_subset(&child->span, &sd->span)) {
 			if (l <= SD_LV_PKG && !b->warned) {
-				pr_warn("topology: CPU%u: %s span does not hold %s span; widened\n", cpu,
-					tl->name, child->name);
+				pr_warn("topology: CPU%u: %s span does not hold %s span; widened\n",
+					cpu, tl->name, child->name);
 				b->warned = true;
 			}
 			cpumask_or(&sd->span, &sd->span, &child->span);
@@ -271,7 +268,7 @@ static struct sched_group *new_group(struct build *b, const struct cpumask *cpus
 	if (!sg)
 		return NULL;
 	sg->cpus = *cpus;
-	for_each_cpu(cpu, cpus)
+	for_each_cpu (cpu, cpus)
 		sg->power += b->power[cpu];
 	sg->capacity = (sg->power + SCHED_POWER_SCALE / 2) / SCHED_POWER_SCALE;
 	if (!sg->capacity) /* as fix_small_capacity() decides for an SMT thread */
@@ -333,14 +330,14 @@ static int build_groups(struct build *b, u32 cpu, struct sched_domain *sd)
 				return 0;
 		}
 	}
-	for_each_cpu(j, &sd->span) {
+	for_each_cpu (j, &sd->span) {
 		struct cpumask cpus = CPUMASK_EMPTY;
 		u32 key;
 
 		if (cpumask_test_cpu(j, &covered))
 			continue;
 		key = group_key(b, j, sd->level);
-		for_each_cpu(k, &sd->span)
+		for_each_cpu (k, &sd->span)
 			if (!cpumask_test_cpu(k, &covered) && group_key(b, k, sd->level) == key)
 				cpumask_set_cpu(k, &cpus);
 		cpumask_or(&covered, &covered, &cpus);
@@ -385,7 +382,7 @@ static int build_overlap_groups(struct build *b, u32 cpu, struct sched_domain *s
 	u32 j;
 
 	for (int pass = 0; pass < 2; pass++) {
-		for_each_cpu(j, &sd->span) {
+		for_each_cpu (j, &sd->span) {
 			if ((pass == 0) != (j >= cpu) || cpumask_test_cpu(j, &covered))
 				continue;
 			overlap_group_span(b, sd, j, &cpus);
@@ -403,8 +400,8 @@ static int build_overlap_groups(struct build *b, u32 cpu, struct sched_domain *s
 /* ------------------------------------------------------ degenerate levels */
 
 /* Flags that only mean something for a domain with two groups or more. */
-#define SD_FLAGS_NEED_GROUPS                                                               \
-	(SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK |        \
+#define SD_FLAGS_NEED_GROUPS                                                              \
+	(SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK |       \
 	 SD_BALANCE_WAKE | SD_SHARE_CPUCAPACITY | SD_SHARE_PKG_RESOURCES | SD_SERIALIZE | \
 	 SD_PREFER_SIBLING | SD_OVERLAP | SD_NUMA)
 
@@ -482,7 +479,7 @@ static void set_llc(struct sched_topology *t, u32 cpu)
 	struct sched_domain *sd;
 
 	tc->sd_llc = NULL;
-	for_each_domain(t, cpu, sd)
+	for_each_domain (t, cpu, sd)
 		if (sd->flags & SD_SHARE_PKG_RESOURCES)
 			tc->sd_llc = sd;
 	tc->llc_id = tc->sd_llc ? cpumask_first(&tc->sd_llc->span) : cpu;
@@ -524,13 +521,13 @@ static int build_domains(struct build *b)
 	b->power = topo_alloc(t, (size_t)t->nr_cpus * sizeof(*b->power));
 	if (!b->built || !b->power)
 		return -ENOMEM;
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		err = build_chain(b, cpu);
 		if (err)
 			return err;
 		b->power[cpu] = cpu_power(b, cpu);
 	}
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		for (u32 l = 0; l < t->nr_levels; l++) {
 			struct sched_domain *sd = *built_at(b, cpu, (int)l);
 
@@ -544,7 +541,7 @@ static int build_domains(struct build *b)
 				return err;
 		}
 	}
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		t->cpu[cpu].sd = attach_chain(*built_at(b, cpu, SD_LV_SMT));
 		set_llc(t, cpu);
 	}

@@ -72,7 +72,7 @@
 #define SD_WAKE_AFFINE	       0x0020 /* a wakee may be pulled next to its waker */
 #define SD_SHARE_CPUCAPACITY   0x0080 /* SMT siblings: share one core's capacity */
 #define SD_SHARE_CPUPOWER      SD_SHARE_CPUCAPACITY /* Linux 3.8's name */
-#define SD_SHARE_PKG_RESOURCES 0x0200 /* share the last-level cache */
+#define SD_SHARE_PKG_RESOURCES 0x0200		    /* share the last-level cache */
 #define SD_SERIALIZE	       0x0400 /* one CPU machine-wide balances such domains at a time */
 #define SD_PREFER_SIBLING      0x1000 /* the parent should spread tasks to sibling groups */
 #define SD_OVERLAP	       0x2000 /* groups may overlap (NUMA levels) */
@@ -80,8 +80,8 @@
 
 #define SCHED_POWER_SHIFT 10
 #define SCHED_POWER_SCALE (1U << SCHED_POWER_SHIFT) /* a full CPU's power */
-#define SD_SMT_GAIN	  1178	/* a whole SMT core is ~15% more than one thread */
-#define RECLAIM_DISTANCE  30	/* NUMA levels at most this far are wake-affine */
+#define SD_SMT_GAIN	  1178 /* a whole SMT core is ~15% more than one thread */
+#define RECLAIM_DISTANCE  30   /* NUMA levels at most this far are wake-affine */
 
 /*
  * A group: a set of CPUs a domain balances as one unit. A domain's groups
@@ -108,17 +108,17 @@ struct sched_group {
 #define SD_IDLE_TYPES 3
 
 struct sched_domain_stats {
-	u64 lb_count[SD_IDLE_TYPES];	  /* load_balance() calls */
-	u64 lb_balanced[SD_IDLE_TYPES];	  /* ... that found nothing to do */
-	u64 lb_failed[SD_IDLE_TYPES];	  /* ... that found an imbalance but moved nothing */
-	u64 lb_imbalance[SD_IDLE_TYPES];  /* sum of the imbalances found (weighted load) */
-	u64 lb_gained[SD_IDLE_TYPES];	  /* tasks pulled */
-	u64 lb_hot_gained[SD_IDLE_TYPES]; /* ... of which cache-hot */
-	u64 lb_nobusyq[SD_IDLE_TYPES];	  /* busiest group found, but no queue to pull from */
-	u64 lb_nobusyg[SD_IDLE_TYPES];	  /* no busier group */
+	u64 lb_count[SD_IDLE_TYPES];	       /* load_balance() calls */
+	u64 lb_balanced[SD_IDLE_TYPES];	       /* ... that found nothing to do */
+	u64 lb_failed[SD_IDLE_TYPES];	       /* ... that found an imbalance but moved nothing */
+	u64 lb_imbalance[SD_IDLE_TYPES];       /* sum of the imbalances found (weighted load) */
+	u64 lb_gained[SD_IDLE_TYPES];	       /* tasks pulled */
+	u64 lb_hot_gained[SD_IDLE_TYPES];      /* ... of which cache-hot */
+	u64 lb_nobusyq[SD_IDLE_TYPES];	       /* busiest group found, but no queue to pull from */
+	u64 lb_nobusyg[SD_IDLE_TYPES];	       /* no busier group */
 	u64 alb_count, alb_failed, alb_pushed; /* active balancing by the stopper */
-	u64 sbe_count, sbe_balanced, sbe_pushed; /* SD_BALANCE_EXEC placements */
-	u64 sbf_count, sbf_balanced, sbf_pushed; /* SD_BALANCE_FORK placements */
+	u64 sbe_count, sbe_balanced, sbe_pushed;		   /* SD_BALANCE_EXEC placements */
+	u64 sbf_count, sbf_balanced, sbf_pushed;		   /* SD_BALANCE_FORK placements */
 	u64 ttwu_wake_remote, ttwu_move_affine, ttwu_move_balance; /* wake-ups */
 };
 
@@ -205,9 +205,9 @@ struct sched_topology_ext {
 	int (*build)(struct sched_topology *t, void **data);
 };
 
-#define SCHED_TOPOLOGY_EXT(id)                                                  \
-	const struct sched_topology_ext sched_topology_ext_##id __used \
-		__section("sched_topology_exts") __aligned(8)
+#define SCHED_TOPOLOGY_EXT(id)                                                    \
+	const struct sched_topology_ext sched_topology_ext_##id __used __section( \
+		"sched_topology_exts") __aligned(8)
 
 #define SCHED_TOPOLOGY_EXTS_MAX 4
 
@@ -260,9 +260,8 @@ static inline struct sched_domain *cpu_sd(const struct sched_topology *t, u32 cp
 #define for_each_domain(t, cpu, sd) for ((sd) = cpu_sd((t), (cpu)); (sd); (sd) = (sd)->parent)
 
 /* Walks a domain's groups once round the ring, starting at the domain's own. */
-#define for_each_sd_group(sg, sd)                  \
-	for ((sg) = (sd)->groups; (sg);            \
-	     (sg) = (sg)->next == (sd)->groups ? NULL : (sg)->next)
+#define for_each_sd_group(sg, sd) \
+	for ((sg) = (sd)->groups; (sg); (sg) = (sg)->next == (sd)->groups ? NULL : (sg)->next)
 
 static inline const struct cpumask *sd_span(const struct sched_domain *sd)
 {

@@ -56,7 +56,8 @@ static void check_groups(struct check *c, u32 cpu, const struct sched_domain *sd
 		return;
 	}
 	if (!cpumask_test_cpu(cpu, &sg->cpus))
-		report(c, cpu, sd, "first group %s does not hold the CPU", list(a, sizeof(a), &sg->cpus));
+		report(c, cpu, sd, "first group %s does not hold the CPU",
+		       list(a, sizeof(a), &sg->cpus));
 	if (sd->child && !cpumask_equal(&sg->cpus, &sd->child->span))
 		report(c, cpu, sd, "first group %s is not the child's span %s",
 		       list(a, sizeof(a), &sg->cpus), list(b, sizeof(b), &sd->child->span));
@@ -71,8 +72,8 @@ static void check_groups(struct check *c, u32 cpu, const struct sched_domain *sd
 			return;
 		}
 		if (!cpumask_subset(&sg->cpus, &sd->span))
-			report(c, cpu, sd, "group %s outside span %s", list(a, sizeof(a), &sg->cpus),
-			       list(b, sizeof(b), &sd->span));
+			report(c, cpu, sd, "group %s outside span %s",
+			       list(a, sizeof(a), &sg->cpus), list(b, sizeof(b), &sd->span));
 		if (!(sd->flags & SD_OVERLAP) && cpumask_intersects(&covered, &sg->cpus))
 			report(c, cpu, sd, "repeated CPUs: group %s", list(a, sizeof(a), &sg->cpus));
 		if ((sd->flags & SD_OVERLAP) && cpumask_subset(&sg->cpus, &covered))
@@ -88,8 +89,8 @@ static void check_groups(struct check *c, u32 cpu, const struct sched_domain *sd
 	if (!sg)
 		report(c, cpu, sd, "group ring broken (NULL next)");
 	if (!cpumask_equal(&covered, &sd->span))
-		report(c, cpu, sd, "groups %s don't span the domain %s", list(a, sizeof(a), &covered),
-		       list(b, sizeof(b), &sd->span));
+		report(c, cpu, sd, "groups %s don't span the domain %s",
+		       list(a, sizeof(a), &covered), list(b, sizeof(b), &sd->span));
 }
 
 static void check_chain(struct check *c, u32 cpu)
@@ -111,7 +112,8 @@ static void check_chain(struct check *c, u32 cpu)
 		if (child && sd->level <= child->level)
 			report(c, cpu, sd, "level not above the child's %d", child->level);
 		if (!cpumask_test_cpu(cpu, &sd->span))
-			report(c, cpu, sd, "span %s does not hold the CPU", list(a, sizeof(a), &sd->span));
+			report(c, cpu, sd, "span %s does not hold the CPU",
+			       list(a, sizeof(a), &sd->span));
 		if (!cpumask_subset(&sd->span, &t->online))
 			report(c, cpu, sd, "span %s has CPUs that are not online",
 			       list(a, sizeof(a), &sd->span));
@@ -131,7 +133,7 @@ static bool in_chain(const struct sched_topology *t, u32 cpu, const struct sched
 {
 	const struct sched_domain *sd;
 
-	for_each_domain(t, cpu, sd)
+	for_each_domain (t, cpu, sd)
 		if (sd == want)
 			return true;
 	return false;
@@ -153,7 +155,8 @@ static void check_sbm(struct check *c, u32 cpu)
 			if (!sd)
 				continue;
 			if (!in_chain(t, cpu, sd) || sd->level != (int)l || !(sd->flags & flag[type]))
-				report(c, cpu, NULL, "balance map type %d level %u is wrong", type, l);
+				report(c, cpu, NULL, "balance map type %d level %u is wrong", type,
+				       l);
 			top = (int)l;
 		}
 		if (sbm_top_level(t, cpu, type) != top)
@@ -163,7 +166,7 @@ static void check_sbm(struct check *c, u32 cpu)
 	for (other = 0; other < t->nr_cpus; other++) {
 		const struct sched_domain *want = NULL;
 
-		for_each_domain(t, cpu, sd) {
+		for_each_domain (t, cpu, sd) {
 			if ((sd->flags & (SD_LOAD_BALANCE | SD_WAKE_AFFINE)) ==
 				    (SD_LOAD_BALANCE | SD_WAKE_AFFINE) &&
 			    cpumask_test_cpu(other, &sd->span)) {

@@ -28,11 +28,11 @@ void topology_count(struct sched_topology *t, const struct machine *m)
 	u32 i, j;
 
 	*s = (struct topology_summary){ .nodes = m->nr_nodes };
-	for_each_cpu(i, &t->online) {
+	for_each_cpu (i, &t->online) {
 		const struct machine_cpu *a = &m->cpu[i];
 		bool new_pkg = true, new_core = true, new_llc = true;
 
-		for_each_cpu(j, &t->online) {
+		for_each_cpu (j, &t->online) {
 			const struct machine_cpu *b = &m->cpu[j];
 			bool same_pkg = a->package == b->package;
 			bool same_core = same_pkg && a->core == b->core;
@@ -175,7 +175,7 @@ static void print_domain(const struct sched_domain *sd, int pos)
 	line_end(&l);
 	l = (struct line){ .len = 0 };
 	line_add(&l, "%*s groups:", pos + 1, "");
-	for_each_sd_group(sg, sd) {
+	for_each_sd_group (sg, sd) {
 		line_add(&l, " %u:{ span=%s", sg->balance_cpu, list(span, sizeof(span), &sg->cpus));
 		if (sg->power != SCHED_POWER_SCALE)
 			line_add(&l, " cap=%u", sg->power);
@@ -214,16 +214,16 @@ static void print_affine(const struct sched_topology *t, u32 cpu)
 	u32 c;
 
 	line_add(&l, "CPU%u affine map:", cpu);
-	for_each_domain(t, cpu, sd) {
+	for_each_domain (t, cpu, sd) {
 		cpumask_clear(&cpus);
-		for_each_cpu(c, &t->online)
+		for_each_cpu (c, &t->online)
 			if (sbm_affine_sd(t, cpu, c) == sd)
 				cpumask_set_cpu(c, &cpus);
 		if (cpumask_empty(&cpus))
 			continue;
 		cpumask_andnot(&none, &none, &cpus);
-		line_add(&l, "%s %s %d:%s", any ? "," : "", list(span, sizeof(span), &cpus), sd->level,
-			 sd->name);
+		line_add(&l, "%s %s %d:%s", any ? "," : "", list(span, sizeof(span), &cpus),
+			 sd->level, sd->name);
 		any = true;
 	}
 	if (!cpumask_empty(&none))
@@ -244,14 +244,14 @@ void sched_topology_print_debug(const struct sched_topology *t)
 			line_add(&l, "(%u)", t->levels[lv].distance);
 	}
 	line_end(&l);
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		int pos = 0;
 
 		if (!cpu_sd(t, cpu)) {
 			pr_info("CPU%u attaching NULL sched-domain.\n", cpu);
 		} else {
 			pr_info("CPU%u attaching sched-domain(s):\n", cpu);
-			for_each_domain(t, cpu, sd)
+			for_each_domain (t, cpu, sd)
 				print_domain(sd, pos++);
 		}
 		l = (struct line){ .len = 0 };

@@ -17,7 +17,7 @@
 
 /* ---------------------------------------------------------------- memory */
 
-#define TOPO_ALIGN	16
+#define TOPO_ALIGN     16
 #define TOPO_CHUNK_HDR ALIGN_UP(sizeof(struct topo_chunk), TOPO_ALIGN)
 
 static void *chunk_take(struct topo_chunk *c, size_t size)
@@ -156,7 +156,7 @@ static bool grace_period_over(const struct sched_topology *r)
 {
 	u32 cpu;
 
-	for_each_cpu(cpu, &r->wait_cpus)
+	for_each_cpu (cpu, &r->wait_cpus)
 		if (__atomic_load_n(&cpu_state[cpu].seen_gen, __ATOMIC_ACQUIRE) < r->retired_at)
 			return false;
 	return true;
@@ -251,8 +251,7 @@ void sched_topology_read_end(u32 cpu)
 	if (cpu >= MAX_CPUS || !cpu_state[cpu].read_depth)
 		return;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&cpu_state[cpu].read_depth, cpu_state[cpu].read_depth - 1,
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&cpu_state[cpu].read_depth, cpu_state[cpu].read_depth - 1, __ATOMIC_RELAXED);
 }
 
 void sched_topology_quiescent(u32 cpu)

@@ -17,7 +17,7 @@
 #include "sched/balance_map.h"
 #include "sched/topology.h"
 
-#define REBUILDS 40
+#define REBUILDS      40
 #define GRACE_WAIT_NS 2000000000ULL
 
 static volatile bool stop_readers;
@@ -32,7 +32,7 @@ static bool snapshot_ok(const struct sched_topology *t, u32 cpu)
 
 	if (!cpu_sd(t, cpu))
 		return false; /* an online CPU of a multi-CPU machine always has domains */
-	for_each_domain(t, cpu, sd) {
+	for_each_domain (t, cpu, sd) {
 		if (!cpumask_test_cpu(cpu, sd_span(sd)) || !sd->groups)
 			return false;
 		if (sd->child && !cpumask_subset(sd_span(sd->child), sd_span(sd)))

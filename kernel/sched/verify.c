@@ -36,14 +36,14 @@ void sched_verify_pick(struct rq *rq, struct task *prev, struct task *next)
 	ok &= verify_that(rq, task_cpu(next) == rq->cpu, "the picked task belongs to another CPU",
 			  next);
 	/* Until set_cpus_allowed() has moved it, a task may still run where it was. */
-	ok &= verify_that(rq, next == rq->idle || cpumask_test_cpu(rq->cpu, &next->cpus_allowed) ||
-				      READ_ONCE(next->migration_pending),
+	ok &= verify_that(rq,
+			  next == rq->idle || cpumask_test_cpu(rq->cpu, &next->cpus_allowed) ||
+				  READ_ONCE(next->migration_pending),
 			  "the picked task may not run on this CPU", next);
 	/* Running elsewhere means on two CPUs at once; prev is still here, saving its context. */
 	ok &= verify_that(rq, next == prev || !READ_ONCE(next->on_cpu),
 			  "the picked task still runs on another CPU", next);
-	ok &= verify_that(rq, next == rq->idle || next->on_rq, "the picked task is not queued",
-			  next);
+	ok &= verify_that(rq, next == rq->idle || next->on_rq, "the picked task is not queued", next);
 	/* Not necessarily TASK_RUNNING: a task preempted while going to sleep stays queued. */
 	ok &= verify_that(rq, next->state != TASK_DEAD, "the picked task is dead", next);
 	ok &= verify_that(rq, rq->cfs.nr_running <= rq->nr_running,

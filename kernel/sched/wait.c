@@ -45,7 +45,7 @@ unsigned int wake_up_all_sync(struct wait_queue *wq, bool sync)
 	struct list_head *pos;
 	unsigned int n = 0;
 
-	list_for_each(pos, &wq->waiters)
+	list_for_each (pos, &wq->waiters)
 		n += wake_up_task(list_entry(pos, struct waiter, node)->task, sync);
 	spin_unlock_irqrestore(&wq->lock, flags);
 	return n;
@@ -92,7 +92,7 @@ void wait_timeouts_tick(void)
 	struct list_head *pos, *tmp;
 
 	spin_lock(&timer_lock);
-	list_for_each_safe(pos, tmp, &armed_timers) {
+	list_for_each_safe (pos, tmp, &armed_timers) {
 		struct wait_timer *t = list_entry(pos, struct wait_timer, node);
 
 		if ((s64)(now - t->deadline_ns) >= 0) {

@@ -21,7 +21,10 @@ struct waiter {
 	struct task *task;
 };
 
-#define WAIT_QUEUE_INIT(name) { SPINLOCK_INIT, LIST_HEAD_INIT((name).waiters) }
+#define WAIT_QUEUE_INIT(name)                                 \
+	{                                                     \
+		SPINLOCK_INIT, LIST_HEAD_INIT((name).waiters) \
+	}
 
 void wait_queue_init(struct wait_queue *wq);
 
@@ -63,16 +66,16 @@ void wait_timer_disarm(struct wait_timer *t);
 void wait_timeouts_tick(void);
 
 /* Sleeps until cond is true; cond is re-tested after every wake-up. */
-#define wait_event(wq, cond)                                 \
-	do {                                                 \
-		struct waiter __w = { .task = NULL };        \
-		for (;;) {                                   \
-			wait_prepare((wq), &__w);            \
-			if (cond)                            \
-				break;                       \
-			schedule();                          \
-		}                                            \
-		wait_finish((wq), &__w);                     \
+#define wait_event(wq, cond)                          \
+	do {                                          \
+		struct waiter __w = { .task = NULL }; \
+		for (;;) {                            \
+			wait_prepare((wq), &__w);     \
+			if (cond)                     \
+				break;                \
+			schedule();                   \
+		}                                     \
+		wait_finish((wq), &__w);              \
 	} while (0)
 
 #endif

@@ -22,16 +22,17 @@
 #include "sched/topology.h"
 #include "sched/wait.h"
 
-#define MAX_PAIRS 4
+#define MAX_PAIRS     4
 #define WARMUP_ROUNDS 50
 
 struct wake_pair {
 	struct wait_queue wq;
-	volatile int turn;	  /* which side may run: 0 or 1 */
+	volatile int turn; /* which side may run: 0 or 1 */
 	volatile bool stop;
-	volatile u32 waker_cpu;	  /* where the last wake-up came from */
-	u64 rounds[2];		  /* hand-overs each side made */
-	u64 same_llc, measured;	  /* after the warm-up: wake-ups that found the wakee in the waker's LLC */
+	volatile u32 waker_cpu; /* where the last wake-up came from */
+	u64 rounds[2];		/* hand-overs each side made */
+	u64 same_llc,
+		measured; /* after the warm-up: wake-ups that found the wakee in the waker's LLC */
 	struct task *side[2];
 };
 
@@ -83,7 +84,8 @@ static int pairs_start(u32 n)
 		wait_queue_init(&wp->wq);
 		for (int side = 0; side < 2; side++) {
 			sides[i][side] = (struct pair_side){ .pair = wp, .me = side };
-			wp->side[side] = kthread_create(pair_side_run, &sides[i][side], "ktest-pair", 0);
+			wp->side[side] = kthread_create(pair_side_run, &sides[i][side],
+							"ktest-pair", 0);
 			if (!wp->side[side])
 				return -1;
 		}
@@ -132,7 +134,7 @@ static int sched_wake_pairs(void)
 	return 0;
 }
 
-#define REBUILDS 1000
+#define REBUILDS    1000
 #define MAX_PENDING 8
 
 KTEST(sched_rebuild_under_wakeups);
@@ -175,9 +177,9 @@ static int sched_rebuild_under_wakeups(void)
 		sched_sleep_ns(1000000);
 	heap_get_stats(&after);
 	pr_info("KTEST sched_rebuild_under_wakeups: %d rebuilds (every other without cpu%u's domains), %u pairs made %llu wake-ups meanwhile, %u pending, heap objects %llu -> %llu\n",
-		REBUILDS, cpumask_equal(&all, &fewer) ? MAX_CPUS : last, n, (unsigned long long)(rounds_after - rounds_before),
-		sched_topology_pending(), (unsigned long long)before.objects,
-		(unsigned long long)after.objects);
+		REBUILDS, cpumask_equal(&all, &fewer) ? MAX_CPUS : last, n,
+		(unsigned long long)(rounds_after - rounds_before), sched_topology_pending(),
+		(unsigned long long)before.objects, (unsigned long long)after.objects);
 	KTEST_EXPECT(failed == 0);
 	KTEST_EXPECT(rounds_after > rounds_before); /* the load kept waking throughout */
 	KTEST_EXPECT(sched_topology_pending() == 0);

@@ -41,14 +41,15 @@
 #include "sched/sched.h"
 
 #define NSEC_PER_MSEC 1000000ULL
-#define PAUSE_NS (250 * NSEC_PER_MSEC)
-#define SCAN_MIN_NS (50 * NSEC_PER_MSEC)
-#define NMI_WAIT_US 1000000
+#define PAUSE_NS      (250 * NSEC_PER_MSEC)
+#define SCAN_MIN_NS   (50 * NSEC_PER_MSEC)
+#define NMI_WAIT_US   1000000
 #define HUNG_PER_SCAN 4
 
 static s64 sched_watchdog_ms = 10000;
-BOOT_OPTION_INT(sched_watchdog_ms, "sched_watchdog_ms", &sched_watchdog_ms, 0, 3600000,
-		"stall watchdog: a queued task not run for this long fails its class (moved to fair); 0 off");
+BOOT_OPTION_INT(
+	sched_watchdog_ms, "sched_watchdog_ms", &sched_watchdog_ms, 0, 3600000,
+	"stall watchdog: a queued task not run for this long fails its class (moved to fair); 0 off");
 static s64 softlockup_ms = 10000;
 BOOT_OPTION_INT(softlockup_ms, "softlockup_ms", &softlockup_ms, 0, 3600000,
 		"soft-lockup detector: a CPU not scheduling for this long; 0 off");
@@ -80,7 +81,7 @@ static struct wd_cpu {
 	bool buddy_reported;
 } wd[MAX_CPUS];
 
-static u64 next_scan;		 /* clock at which the next task walk is due */
+static u64 next_scan; /* clock at which the next task walk is due */
 static struct spinlock fail_lock = SPINLOCK_INIT;
 static struct sched_watchdog_counts counts;
 
@@ -104,7 +105,7 @@ static const char *secs(char *buf, u64 ns)
 	u64 ms = ns / NSEC_PER_MSEC;
 
 	ksnprintf(buf, 24, "%llu.%03llu", (unsigned long long)(ms / 1000),
-		 (unsigned long long)(ms % 1000));
+		  (unsigned long long)(ms % 1000));
 	return buf;
 }
 
@@ -178,10 +179,13 @@ static void show_events(struct rq *rq)
 		if (e->type == SCHED_EV_NONE)
 			continue;
 		if (e->type == SCHED_EV_SWITCH)
-			pr_emerg("  [%5llu.%06llu] %s pid %d -> pid %d\n", (unsigned long long)(us / 1000000),
-				 (unsigned long long)(us % 1000000), event_names[e->type], e->pid_a, e->pid_b);
+			pr_emerg("  [%5llu.%06llu] %s pid %d -> pid %d\n",
+				 (unsigned long long)(us / 1000000),
+				 (unsigned long long)(us % 1000000), event_names[e->type], e->pid_a,
+				 e->pid_b);
 		else
-			pr_emerg("  [%5llu.%06llu] %s pid %d %s cpu%u\n", (unsigned long long)(us / 1000000),
+			pr_emerg("  [%5llu.%06llu] %s pid %d %s cpu%u\n",
+				 (unsigned long long)(us / 1000000),
 				 (unsigned long long)(us % 1000000), event_names[e->type], e->pid_a,
 				 e->type == SCHED_EV_WAKEUP ? "last ran on" : "from", e->other_cpu);
 	}
@@ -233,8 +237,8 @@ static void fail_class(const struct sched_class *class)
 	nr_of_class = 0;
 	sched_for_each_task(count_one, (void *)class);
 	/* Said before the tasks move: once they run, their own output would cut into the block. */
-	pr_emerg("sched: watchdog: class %s disabled; its %u tasks now run under fair\n", class->name,
-		 nr_of_class);
+	pr_emerg("sched: watchdog: class %s disabled; its %u tasks now run under fair\n",
+		 class->name, nr_of_class);
 	pr_emerg("sched: watchdog: end of stall report\n");
 	sched_for_each_task(rehome_one, (void *)class);
 }
@@ -439,7 +443,8 @@ static void report_hard_lockup(u32 cpu, u64 frozen_ns)
 	char buf[24];
 
 	pr_emerg("watchdog: Watchdog detected hard LOCKUP on cpu %u (no timer interrupt for %s s; "
-		 "seen from cpu%u)\n", cpu, secs(buf, frozen_ns), arch_cpu_id());
+		 "seen from cpu%u)\n",
+		 cpu, secs(buf, frozen_ns), arch_cpu_id());
 	if (!arch_cpu_backtrace(cpu, NMI_WAIT_US))
 		pr_emerg("watchdog: cpu%u did not answer the NMI\n", cpu);
 	locked = spin_trylock(&rq->lock);

@@ -18,7 +18,7 @@
 #include "sched/watchdog.h"
 
 #define WD_KTEST_MAX_MS 5000
-#define WD_KTEST_CPU 1
+#define WD_KTEST_CPU	1
 
 /* The detector's threshold from the command line, through the registry's parse. */
 static bool threshold_small(const char *option, s64 ms)
@@ -31,8 +31,8 @@ static bool threshold_small(const char *option, s64 ms)
 }
 
 struct fault {
-	u64 deadline;	       /* clock at which the fault gives up waiting for its report */
-	u64 reports_before;    /* the detector's count when the fault began */
+	u64 deadline;	    /* clock at which the fault gives up waiting for its report */
+	u64 reports_before; /* the detector's count when the fault began */
 	volatile bool started;
 };
 

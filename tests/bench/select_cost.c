@@ -93,7 +93,8 @@ START_TEST(measure)
 			for (u32 k = 0; (v = sched_placement_at(k)); k++) {
 				u32 chosen;
 				u64 cycles = select_cost_median(p, v, cases[i].sd_flag,
-								cases[i].wake_flags, SAMPLES, &chosen);
+								cases[i].wake_flags, SAMPLES,
+								&chosen);
 
 				printf("RESULT name=select_task_rq variant=%s case=%s this_cpu=0 prev_cpu=%u chose=%u samples=%d value=%llu unit=cycles\n",
 				       v->name, cases[i].name, cases[i].prev, chosen, SAMPLES,

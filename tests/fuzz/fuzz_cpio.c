@@ -54,7 +54,8 @@ static size_t walk(char *path, size_t len, int depth)
 		size_t sz;
 		u32 mode;
 
-		check(d.name_len > 0 && !memchr(d.name, '/', d.name_len), "bad name in listing", path);
+		check(d.name_len > 0 && !memchr(d.name, '/', d.name_len), "bad name in listing",
+		      path);
 		check(sub <= INITRD_PATH_MAX, "listed path too long", path);
 		if (len > 1)
 			path[len] = '/';
@@ -80,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[INITRD_PATH_MAX + 8];
 	u32 mode;
 
-	console_loglevel = 0;	/* warnings are logged, not printed */
+	console_loglevel = 0; /* warnings are logged, not printed */
 	memcpy(buf, data, size);
 
 	cpio_reader_init(&r, buf, size);
@@ -98,7 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		while (cpio_next(&r, &e) > 0) {
 			snprintf(path, sizeof(path), "/x/..//./%s", e.name);
 			if (strlen(path) < INITRD_PATH_MAX - 1)
-				check(initrd_find(path, NULL, NULL, NULL) == 0, "archive name not found", path);
+				check(initrd_find(path, NULL, NULL, NULL) == 0,
+				      "archive name not found", path);
 		}
 	} else {
 		check(initrd_count() == 0, "a refused archive left an index", "-");

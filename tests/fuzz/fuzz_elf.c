@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (unsigned j = 0; j < i; j++)
 			if (ALIGN_DOWN(s->vaddr, PAGE_SIZE) <
 				    ALIGN_UP(img.seg[j].vaddr + img.seg[j].memsz, PAGE_SIZE) &&
-			    ALIGN_DOWN(img.seg[j].vaddr, PAGE_SIZE) < ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE))
+			    ALIGN_DOWN(img.seg[j].vaddr, PAGE_SIZE) <
+				    ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE))
 				abort();
 		if ((s->prot & PROT_EXEC) && img.entry >= s->vaddr && img.entry - s->vaddr < s->memsz)
 			entry_ok = true;

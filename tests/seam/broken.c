@@ -31,9 +31,9 @@ BOOT_OPTION_STRING(broken_mode, "broken_mode", &broken_mode, modes,
 		   "tests/seam/broken.c: how the broken class loses woken tasks (forget, nopick)");
 
 static struct broken_rq {
-	struct list_head queue;	 /* tasks pick will return, in order */
+	struct list_head queue;	  /* tasks pick will return, in order */
 	struct list_head ignored; /* nopick: queued, never picked */
-	u32 nr;			 /* tasks the class was given, the lost ones included */
+	u32 nr;			  /* tasks the class was given, the lost ones included */
 } broken_rqs[MAX_CPUS];
 
 /* Per task, in the class slot of struct task. */
@@ -134,7 +134,8 @@ static void dump_broken(struct rq *rq)
 		if (++ignored > 1000)
 			break;
 	pr_emerg("broken: cpu%u: given %u tasks, %u on the pick list, %u on the ignored list "
-		 "(mode %s)\n", rq->cpu, b->nr, listed, ignored, broken_mode);
+		 "(mode %s)\n",
+		 rq->cpu, b->nr, listed, ignored, broken_mode);
 }
 
 const struct sched_class broken_sched_class = {

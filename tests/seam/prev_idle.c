@@ -22,8 +22,8 @@
  */
 #include "sched/select.h"
 
-static u32 select_prev_idle(const struct sched_topology *t, struct task *p, int sd_flag,
-			    bool sync, u32 this_cpu)
+static u32 select_prev_idle(const struct sched_topology *t, struct task *p, int sd_flag, bool sync,
+			    u32 this_cpu)
 {
 	u32 prev = task_cpu(p), cpu;
 	struct sched_domain *llc;
@@ -32,7 +32,7 @@ static u32 select_prev_idle(const struct sched_topology *t, struct task *p, int 
 		return prev;
 	llc = sd_llc(t, prev);
 	if (llc)
-		for_each_cpu(cpu, sd_span(llc))
+		for_each_cpu (cpu, sd_span(llc))
 			if (cpu_allowed(p, cpu) && idle_cpu(cpu))
 				return cpu;
 	return prev;

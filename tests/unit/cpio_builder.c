@@ -38,20 +38,20 @@ size_t arc_entry_h(struct arc *a, const char *name, u32 mode, const void *data, 
 	for (size_t i = 0; i < size; i++)
 		sum += ((const u8 *)data)[i];
 	memcpy(p, h.magic ? h.magic : CPIO_MAGIC_NEWC, 6);
-	put_hex8(p + 6, h.ino >= 0 ? (u32)h.ino : a->next_ino++);	/* ino */
+	put_hex8(p + 6, h.ino >= 0 ? (u32)h.ino : a->next_ino++); /* ino */
 	put_hex8(p + 14, mode);
-	put_hex8(p + 22, 0);					/* uid */
-	put_hex8(p + 30, 0);					/* gid */
+	put_hex8(p + 22, 0); /* uid */
+	put_hex8(p + 30, 0); /* gid */
 	put_hex8(p + 38, h.nlink >= 0 ? (u32)h.nlink : 1);
-	put_hex8(p + 46, 0);					/* mtime */
+	put_hex8(p + 46, 0); /* mtime */
 	put_hex8(p + 54, h.filesize >= 0 ? (u32)h.filesize : (u32)size);
-	put_hex8(p + 62, 0);					/* devmajor */
-	put_hex8(p + 70, 0);					/* devminor */
-	put_hex8(p + 78, 0);					/* rdevmajor */
-	put_hex8(p + 86, 0);					/* rdevminor */
+	put_hex8(p + 62, 0); /* devmajor */
+	put_hex8(p + 70, 0); /* devminor */
+	put_hex8(p + 78, 0); /* rdevmajor */
+	put_hex8(p + 86, 0); /* rdevminor */
 	put_hex8(p + 94, h.namesize >= 0 ? (u32)h.namesize : (u32)nsz);
 	put_hex8(p + 102, h.check >= 0 ? (u32)h.check :
-		 (h.magic && !strcmp(h.magic, CPIO_MAGIC_CRC) ? sum : 0));
+					 (h.magic && !strcmp(h.magic, CPIO_MAGIC_CRC) ? sum : 0));
 	a->len += CPIO_HEADER_SIZE;
 	memcpy(a->buf + a->len, name, nsz);
 	a->len += nsz;

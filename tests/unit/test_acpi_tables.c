@@ -408,8 +408,7 @@ START_TEST(test_walk_root_bad_checksum)
 	/* The RSDT alone, refused: nothing usable. */
 	r = rsdp_info(0, 0x20000, 0);
 	mem.region[1].data[9] ^= 1;
-	ck_assert_int_eq(acpi_tables_read(&r, ab_map, &mem, ACPI_CHECKSUM_REFUSE, &tables),
-			 -ENOENT);
+	ck_assert_int_eq(acpi_tables_read(&r, ab_map, &mem, ACPI_CHECKSUM_REFUSE, &tables), -ENOENT);
 }
 END_TEST
 

@@ -246,10 +246,10 @@ START_TEST(test_4_sockets_8_nodes)
 	parse_srat();
 	for (int i = 0; i < 8; i++)
 		for (int j = 0; j < 8; j++)
-			d[i * 8 + j] = i == j		      ? 10
-				       : i / 2 == j / 2	      ? 11
-				       : (i / 2 ^ j / 2) == 1 ? 21
-							      : 31;
+			d[i * 8 + j] = i == j		    ? 10 :
+				       i / 2 == j / 2	    ? 11 :
+				       (i / 2 ^ j / 2) == 1 ? 21 :
+							      31;
 	parse_slit(8, d);
 
 	ck_assert_int_eq(build(0x100, &defaults, true, true), 0);
@@ -455,8 +455,7 @@ START_TEST(test_read_machine)
 	ck_assert_uint_eq(m.distance[1][0], 21);
 	ck_assert(console_has("ACPI: XSDT 0x0000000007fe0000"));
 	ck_assert(console_has("ACPI: APIC 0x0000000007fe1000"));
-	ck_assert(console_has(
-		"ACPI: MADT 8 CPUs (0 disabled), SRAT 2 nodes, SLIT 2x2; using 8 CPUs"));
+	ck_assert(console_has("ACPI: MADT 8 CPUs (0 disabled), SRAT 2 nodes, SLIT 2x2; using 8 CPUs"));
 	acpi_for_each_table(count_table, NULL);
 	ck_assert_int_eq(count_tables, 4);
 	ab_mem_free(&mem);

@@ -377,7 +377,8 @@ START_TEST(test_counters_add_up)
 			 * accounted: keep the tick's periodic balancing and new-idle
 			 * balancing (fair's hooks) out of this test.
 			 */
-			cpu_rq(cpu)->next_balance = fake_clock_ns + (1ULL << 50); /* wrap-safe "never" */
+			cpu_rq(cpu)->next_balance = fake_clock_ns +
+						    (1ULL << 50); /* wrap-safe "never" */
 			cpu_rq(cpu)->avg_idle = 0;
 			sim_tick(cpu);
 		}

@@ -28,7 +28,7 @@ static struct sched_domain *walk_affine(const struct sched_topology *t, u32 cpu,
 {
 	struct sched_domain *sd;
 
-	for_each_domain(t, cpu, sd)
+	for_each_domain (t, cpu, sd)
 		if ((sd->flags & SD_LOAD_BALANCE) && (sd->flags & SD_WAKE_AFFINE) &&
 		    cpumask_test_cpu(prev, &sd->span))
 			return sd;
@@ -40,7 +40,7 @@ static struct sched_domain *walk_top(const struct sched_topology *t, u32 cpu, u3
 {
 	struct sched_domain *sd, *top = NULL;
 
-	for_each_domain(t, cpu, sd)
+	for_each_domain (t, cpu, sd)
 		if ((sd->flags & SD_LOAD_BALANCE) && (sd->flags & flag))
 			top = sd;
 	return top;
@@ -53,7 +53,7 @@ static void expect_map_is_the_walk(const struct sched_topology *t)
 {
 	u32 cpu, other;
 
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		for (int type = 0; type < SBM_MAX_TYPE; type++) {
 			struct sched_domain *top = walk_top(t, cpu, type_flag[type]);
 			struct sched_domain *sd;
@@ -96,7 +96,9 @@ START_TEST(test_default_machine_every_pair)
 			ck_assert_ptr_null(sbm_sd(t, a, SBM_WAKE_TYPE, l));
 
 		for (u32 b = 0; b < 8; b++) {
-			struct sched_domain *want = a / 2 == b / 2 ? smt : a / 4 == b / 4 ? mc : numa;
+			struct sched_domain *want = a / 2 == b / 2 ? smt :
+						    a / 4 == b / 4 ? mc :
+								     numa;
 
 			ck_assert_msg(sbm_affine_sd(t, a, b) == want, "affine %u -> %u", a, b);
 		}
@@ -173,14 +175,15 @@ START_TEST(test_256_cpus_every_pair)
 				want_level = SD_LV_NUMA + (int)hops - 1;
 			else
 				want_level = -1;
-			ck_assert_msg(got == walk_affine(t, a, b), "CPU%u -> CPU%u: not the walk's", a,
-				      b);
+			ck_assert_msg(got == walk_affine(t, a, b), "CPU%u -> CPU%u: not the walk's",
+				      a, b);
 			if (want_level < 0) {
 				ck_assert_msg(!got, "CPU%u -> CPU%u: affine beyond reclaim", a, b);
 				continue;
 			}
-			ck_assert_msg(got && got->level == want_level, "CPU%u -> CPU%u: level %d, want %d",
-				      a, b, got ? got->level : -1, want_level);
+			ck_assert_msg(got && got->level == want_level,
+				      "CPU%u -> CPU%u: level %d, want %d", a, b,
+				      got ? got->level : -1, want_level);
 			ck_assert(cpumask_test_cpu(a, &got->span) && cpumask_test_cpu(b, &got->span));
 			ck_assert(!got->child || !cpumask_test_cpu(b, &got->child->span));
 		}

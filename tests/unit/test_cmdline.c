@@ -34,12 +34,7 @@ static int take_item(const char *item, size_t len)
 static const struct boot_option opts[] = {
 	{ .name = "flag", .type = OPT_BOOL, .var = &opt_flag, .help = "a switch" },
 	{ .name = "num", .type = OPT_INT, .var = &opt_num, .min = -10, .max = 100 },
-	{ .name = "mem_size",
-	  .type = OPT_INT,
-	  .var = &opt_size,
-	  .min = 0,
-	  .max = 1LL << 30,
-	  .suffix = true },
+	{ .name = "mem_size", .type = OPT_INT, .var = &opt_size, .min = 0, .max = 1LL << 30, .suffix = true },
 	{ .name = "text", .type = OPT_STRING, .var = &opt_text },
 	{ .name = "mode", .type = OPT_STRING, .var = &opt_mode, .choices = modes },
 	{ .name = "feat", .type = OPT_LIST, .set_item = take_item },
@@ -188,9 +183,8 @@ START_TEST(test_size_suffix)
 	ck_assert_str_eq(console(), "");
 	ck_assert_int_eq(parse("mem_size=2G"), 1);
 	ck_assert_int_eq(opt_size, 2LL << 20);
-	ck_assert_str_eq(console(),
-			 "cmdline: bad value '2G' for 'mem_size' "
-			 "(size 0..1073741824, K/M/G suffix allowed), keeping 2097152\n");
+	ck_assert_str_eq(console(), "cmdline: bad value '2G' for 'mem_size' "
+				    "(size 0..1073741824, K/M/G suffix allowed), keeping 2097152\n");
 }
 END_TEST
 
@@ -326,8 +320,7 @@ START_TEST(test_quotes)
 	ck_assert_int_eq(parse("num=3 text=\"abc def num=4"), 1);
 	ck_assert_int_eq(opt_num, 3);
 	ck_assert_ptr_null(opt_text);
-	ck_assert_str_eq(console(),
-			 "cmdline: unterminated quote in 'text=abc def num=4', ignored\n");
+	ck_assert_str_eq(console(), "cmdline: unterminated quote in 'text=abc def num=4', ignored\n");
 }
 END_TEST
 

@@ -57,7 +57,7 @@ START_TEST(reads_entries_in_order)
 	arc_file(&a, "./init", "ELF!");
 	arc_entry(&a, "bin/sh-link", LNK, "../init", 7);
 	arc_trailer(&a);
-	memset(a.buf + a.len, 0, 512 - a.len % 512);	/* writers pad to a block */
+	memset(a.buf + a.len, 0, 512 - a.len % 512); /* writers pad to a block */
 	a.len += 512 - a.len % 512;
 	c = exact_copy(a.buf, a.len);
 
@@ -79,7 +79,7 @@ START_TEST(reads_entries_in_order)
 	ck_assert_mem_eq(e.data, "../init", 7);
 	ck_assert_int_eq(cpio_next(&r, &e), 0);
 	ck_assert(r.done);
-	ck_assert_int_eq(cpio_next(&r, &e), 0);	/* stays at the end */
+	ck_assert_int_eq(cpio_next(&r, &e), 0); /* stays at the end */
 	ck_assert_ptr_null(r.error);
 	free(c);
 }
@@ -150,7 +150,7 @@ START_TEST(uppercase_hex_accepted)
 	size_t n;
 
 	arc_begin(&a);
-	arc_file(&a, "f", "0123456789abc");	/* size 0xd */
+	arc_file(&a, "f", "0123456789abc"); /* size 0xd */
 	memcpy(a.buf + 54, "0000000D", 8);
 	arc_trailer(&a);
 	ck_assert_int_eq(read_all(a.buf, a.len, &n, NULL), 0);
@@ -202,7 +202,7 @@ START_TEST(bad_file_type)
 	expect_malformed(&a, "file type", 0);
 
 	arc_begin(&a);
-	arc_entry(&a, "none", 0644, "x", 1);	/* type bits 0 */
+	arc_entry(&a, "none", 0644, "x", 1); /* type bits 0 */
 	arc_trailer(&a);
 	expect_malformed(&a, "file type", 0);
 }
@@ -249,7 +249,7 @@ START_TEST(name_past_end)
 
 	arc_begin(&a);
 	h.namesize = 400;
-	arc_entry_h(&a, "short", REG(0644), NULL, 0, h);	/* no trailer: 400 runs out */
+	arc_entry_h(&a, "short", REG(0644), NULL, 0, h); /* no trailer: 400 runs out */
 	expect_malformed(&a, "name runs past", 0);
 }
 END_TEST

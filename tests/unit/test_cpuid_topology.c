@@ -23,12 +23,36 @@ static struct cpuid_regs fake_cpuid(u32 leaf, u32 sub)
 
 #define USE(table) (fake = (table), fake_n = sizeof(table) / sizeof((table)[0]))
 /* cpuid(0): eax max leaf, ebx/edx/ecx vendor */
-#define VENDOR_INTEL(max) { 0, 0, { max, 0x756e6547, 0x6c65746e, 0x49656e69 } }
-#define VENDOR_AMD(max) { 0, 0, { max, 0x68747541, 0x444d4163, 0x69746e65 } }
+#define VENDOR_INTEL(max)                                       \
+	{                                                       \
+		0, 0,                                           \
+		{                                               \
+			max, 0x756e6547, 0x6c65746e, 0x49656e69 \
+		}                                               \
+	}
+#define VENDOR_AMD(max)                                         \
+	{                                                       \
+		0, 0,                                           \
+		{                                               \
+			max, 0x68747541, 0x444d4163, 0x69746e65 \
+		}                                               \
+	}
 /* leaf 0xB/0x1F level: eax shift, ebx count, ecx type << 8 | subleaf */
-#define LEVEL(lf, sub, shift, count, type) { lf, sub, { shift, count, (type) << 8 | (sub), 0 } }
+#define LEVEL(lf, sub, shift, count, type)                   \
+	{                                                    \
+		lf, sub,                                     \
+		{                                            \
+			shift, count, (type) << 8 | (sub), 0 \
+		}                                            \
+	}
 /* leaf 4 / 0x8000001D cache: type 1 data, 2 instr, 3 unified; level; sharing-1 */
-#define CACHE(lf, sub, type, level, share) { lf, sub, { (type) | (level) << 5 | ((share) - 1) << 14, 0, 0, 0 } }
+#define CACHE(lf, sub, type, level, share)                                 \
+	{                                                                  \
+		lf, sub,                                                   \
+		{                                                          \
+			(type) | (level) << 5 | ((share)-1) << 14, 0, 0, 0 \
+		}                                                          \
+	}
 
 static void machine_of(struct machine *m, const u32 *ids, u32 n)
 {
@@ -43,8 +67,8 @@ static void expect_cpu(const struct machine *m, u32 cpu, u32 pkg, u32 core, u32 
 	ck_assert_msg(m->cpu[cpu].package == pkg && m->cpu[cpu].core == core &&
 			      m->cpu[cpu].thread == thread && m->cpu[cpu].llc == llc,
 		      "cpu %u (apic %#x): got p%u c%u t%u llc%u, want p%u c%u t%u llc%u", cpu,
-		      m->cpu[cpu].apic_id, m->cpu[cpu].package, m->cpu[cpu].core, m->cpu[cpu].thread,
-		      m->cpu[cpu].llc, pkg, core, thread, llc);
+		      m->cpu[cpu].apic_id, m->cpu[cpu].package, m->cpu[cpu].core,
+		      m->cpu[cpu].thread, m->cpu[cpu].llc, pkg, core, thread, llc);
 }
 
 /* QEMU -smp 8,sockets=2,cores=2,threads=2, vendor Intel: leaf 0xB and leaf 4. */
@@ -144,14 +168,10 @@ END_TEST
 
 /* Leaf 0x1F with a die level: the package shift is the last level's. */
 static const struct leaf intel_die[] = {
-	VENDOR_INTEL(0x1f),
-	{ 0x80000000, 0, { 0x80000008, 0, 0, 0 } },
-	LEVEL(0x1f, 0, 1, 2, 1),
-	LEVEL(0x1f, 1, 4, 16, 2),
-	LEVEL(0x1f, 2, 5, 32, 5),
-	LEVEL(0xb, 0, 1, 2, 1),
-	LEVEL(0xb, 1, 4, 16, 2),
-	CACHE(4, 0, 3, 3, 16),
+	VENDOR_INTEL(0x1f),	  { 0x80000000, 0, { 0x80000008, 0, 0, 0 } },
+	LEVEL(0x1f, 0, 1, 2, 1),  LEVEL(0x1f, 1, 4, 16, 2),
+	LEVEL(0x1f, 2, 5, 32, 5), LEVEL(0xb, 0, 1, 2, 1),
+	LEVEL(0xb, 1, 4, 16, 2),  CACHE(4, 0, 3, 3, 16),
 };
 
 START_TEST(leaf_1f_preferred)

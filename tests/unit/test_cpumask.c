@@ -85,7 +85,7 @@ START_TEST(test_iterate)
 	struct cpumask m = of(cpus, 6);
 	u32 cpu, i = 0;
 
-	for_each_cpu(cpu, &m)
+	for_each_cpu (cpu, &m)
 		ck_assert_uint_eq(cpu, cpus[i++]);
 	ck_assert_uint_eq(i, 6);
 	ck_assert_uint_eq(cpu, MAX_CPUS);
@@ -106,7 +106,7 @@ START_TEST(test_set_range_and_full)
 	cpumask_set_range(&m, 0, MAX_CPUS + 10);
 	ck_assert_uint_eq(cpumask_weight(&m), MAX_CPUS);
 	ck_assert_str_eq(str(&m), "0-255");
-	for_each_cpu(cpu, &m)
+	for_each_cpu (cpu, &m)
 		n++;
 	ck_assert_uint_eq(n, MAX_CPUS);
 	cpumask_clear(&m);

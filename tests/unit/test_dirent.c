@@ -41,7 +41,7 @@ START_TEST(test_pack)
 	ck_assert_str_eq(d->d_name, "hello.txt"); /* only name_len bytes, then a NUL */
 	for (int i = 19 + 9; i < 32; i++)
 		ck_assert_uint_eq(buf[i], 0); /* padding zeroed */
-	ck_assert_uint_eq(buf[32], 0xee);	  /* nothing past the record */
+	ck_assert_uint_eq(buf[32], 0xee);     /* nothing past the record */
 	/* Exactly enough room, and one byte short. */
 	ck_assert_uint_eq(dirent64_pack(buf, 24, 1, 1, DT_DIR, ".", 1), 24);
 	memset(buf, 0xee, sizeof(buf));

@@ -17,7 +17,7 @@
 #include "unit.h"
 
 #define PT_GNU_STACK 0x6474e551
-#define IMG_LEN 0x2200
+#define IMG_LEN	     0x2200
 
 struct img {
 	struct elf64_ehdr eh;
@@ -29,8 +29,14 @@ struct img {
 static void add_ph(struct img *m, u32 type, u32 flags, u64 off, u64 vaddr, u64 filesz, u64 memsz)
 {
 	m->ph[m->nph++] = (struct elf64_phdr){
-		.p_type = type, .p_flags = flags, .p_offset = off, .p_vaddr = vaddr,
-		.p_paddr = vaddr, .p_filesz = filesz, .p_memsz = memsz, .p_align = 0x1000,
+		.p_type = type,
+		.p_flags = flags,
+		.p_offset = off,
+		.p_vaddr = vaddr,
+		.p_paddr = vaddr,
+		.p_filesz = filesz,
+		.p_memsz = memsz,
+		.p_align = 0x1000,
 	};
 	m->eh.e_phnum = (u16)m->nph;
 }
@@ -72,7 +78,7 @@ static u8 *emit(const struct img *m, size_t skew, u8 **base)
 	if (m->eh.e_phoff < m->len && ph_bytes)
 		memcpy(p + m->eh.e_phoff, m->ph, MIN(ph_bytes, m->len - m->eh.e_phoff));
 	for (size_t i = 0x1000; i < m->len; i++)
-		p[i] = (u8)(i * 13);	/* some "code" and "data" */
+		p[i] = (u8)(i * 13); /* some "code" and "data" */
 	*base = b;
 	return p;
 }
@@ -159,7 +165,7 @@ START_TEST(headers_not_loaded_gives_zero_phdr)
 	struct elf_image out;
 
 	good(&m);
-	m.ph[0].p_offset = 0x1000;	/* the R segment no longer holds the headers */
+	m.ph[0].p_offset = 0x1000; /* the R segment no longer holds the headers */
 	m.ph[0].p_vaddr = 0x400000;
 	ck_assert_int_eq(parse(&m, &out), 0);
 	ck_assert_uint_eq(out.phdr_vaddr, 0);
@@ -172,7 +178,7 @@ START_TEST(empty_load_skipped)
 	struct elf_image out;
 
 	good(&m);
-	add_ph(&m, PT_LOAD, PF_R, 0, 0, 0, 0);	/* nowhere, nothing: ignored */
+	add_ph(&m, PT_LOAD, PF_R, 0, 0, 0, 0); /* nowhere, nothing: ignored */
 	ck_assert_int_eq(parse(&m, &out), 0);
 	ck_assert_uint_eq(out.nr_segments, 3);
 }
@@ -184,9 +190,9 @@ START_TEST(segment_at_the_edges_of_user_space)
 	struct elf_image out;
 
 	good(&m);
-	m.ph[0].p_vaddr = USER_ADDR_MIN;		/* lowest allowed */
+	m.ph[0].p_vaddr = USER_ADDR_MIN; /* lowest allowed */
 	m.ph[2].p_vaddr = USER_ADDR_END - 0x1000 + 0x10;
-	m.ph[2].p_memsz = 0x1000 - 0x10;	/* ends exactly at the top */
+	m.ph[2].p_memsz = 0x1000 - 0x10; /* ends exactly at the top */
 	ck_assert_int_eq(parse(&m, &out), 0);
 	ck_assert_uint_eq(out.end, USER_ADDR_END);
 	ck_assert_uint_eq(out.phdr_vaddr, USER_ADDR_MIN + 64);
@@ -227,7 +233,7 @@ START_TEST(bad_class)
 	struct img m;
 
 	good(&m);
-	m.eh.e_ident[EI_CLASS] = 1;	/* ELFCLASS32 */
+	m.eh.e_ident[EI_CLASS] = 1; /* ELFCLASS32 */
 	expect_refused(&m, "not ELF64");
 }
 END_TEST
@@ -237,7 +243,7 @@ START_TEST(bad_endianness)
 	struct img m;
 
 	good(&m);
-	m.eh.e_ident[EI_DATA] = 2;	/* ELFDATA2MSB */
+	m.eh.e_ident[EI_DATA] = 2; /* ELFDATA2MSB */
 	expect_refused(&m, "little-endian");
 }
 END_TEST
@@ -263,10 +269,10 @@ START_TEST(bad_type)
 	m.eh.e_type = ET_DYN;
 	expect_refused(&m, "ET_DYN");
 	good(&m);
-	m.eh.e_type = 1;	/* ET_REL */
+	m.eh.e_type = 1; /* ET_REL */
 	expect_refused(&m, "not an executable");
 	good(&m);
-	m.eh.e_type = 4;	/* ET_CORE */
+	m.eh.e_type = 4; /* ET_CORE */
 	expect_refused(&m, "not an executable");
 }
 END_TEST
@@ -276,10 +282,10 @@ START_TEST(bad_machine)
 	struct img m;
 
 	good(&m);
-	m.eh.e_machine = 3;	/* i386 */
+	m.eh.e_machine = 3; /* i386 */
 	expect_refused(&m, "not x86-64");
 	good(&m);
-	m.eh.e_machine = 183;	/* AArch64 */
+	m.eh.e_machine = 183; /* AArch64 */
 	expect_refused(&m, "not x86-64");
 }
 END_TEST
@@ -324,10 +330,10 @@ START_TEST(too_many_program_headers)
 	good(&m);
 	while (m.nph <= ELF_MAX_PHNUM)
 		add_ph(&m, PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0);
-	m.eh.e_phoff = 0x100;	/* room for them all before the text */
+	m.eh.e_phoff = 0x100; /* room for them all before the text */
 	m.ph[0].p_filesz = m.ph[0].p_memsz = 0x1000;
 	expect_refused(&m, "too many program headers");
-	m.eh.e_phnum = 0xffff;	/* PN_XNUM: the real count elsewhere; not supported */
+	m.eh.e_phnum = 0xffff; /* PN_XNUM: the real count elsewhere; not supported */
 	expect_refused(&m, "too many program headers");
 }
 END_TEST
@@ -337,10 +343,10 @@ START_TEST(program_headers_outside_file)
 	struct img m;
 
 	good(&m);
-	m.eh.e_phoff = IMG_LEN - 56 * 5 + 1;	/* the last header's last byte is past the end */
+	m.eh.e_phoff = IMG_LEN - 56 * 5 + 1; /* the last header's last byte is past the end */
 	expect_refused(&m, "program headers outside the file");
 	good(&m);
-	m.eh.e_phoff = ~0ULL - 10;		/* offset + table wraps */
+	m.eh.e_phoff = ~0ULL - 10; /* offset + table wraps */
 	expect_refused(&m, "program headers outside the file");
 	good(&m);
 	m.eh.e_phoff = IMG_LEN;
@@ -366,7 +372,7 @@ START_TEST(filesz_over_memsz)
 	m.ph[2].p_filesz = 0x901;
 	expect_refused(&m, "filesz > memsz");
 	good(&m);
-	m.ph[4] = m.ph[0];	/* an empty PT_LOAD still may not claim file bytes */
+	m.ph[4] = m.ph[0]; /* an empty PT_LOAD still may not claim file bytes */
 	m.ph[4].p_memsz = 0;
 	expect_refused(&m, "filesz > memsz");
 }
@@ -380,10 +386,10 @@ START_TEST(file_bytes_outside_file)
 	m.ph[2].p_filesz = IMG_LEN - 0x2010 + 1;
 	expect_refused(&m, "file bytes outside the file");
 	good(&m);
-	m.ph[1].p_offset = ~0ULL - 0xfff;	/* offset + filesz wraps (congruent to vaddr) */
+	m.ph[1].p_offset = ~0ULL - 0xfff; /* offset + filesz wraps (congruent to vaddr) */
 	expect_refused(&m, "file bytes outside the file");
 	good(&m);
-	m.ph[1].p_offset = 0x3000;		/* entirely past the end */
+	m.ph[1].p_offset = 0x3000; /* entirely past the end */
 	expect_refused(&m, "file bytes outside the file");
 }
 END_TEST
@@ -400,8 +406,12 @@ END_TEST
 
 START_TEST(segment_outside_user_space)
 {
-	static const u64 bad_vaddr[] = { 0, 0x1000, USER_ADDR_MIN - 0x1000, USER_ADDR_END,
-					 0x800000000000ULL, 0xffffffff80000000ULL };
+	static const u64 bad_vaddr[] = { 0,
+					 0x1000,
+					 USER_ADDR_MIN - 0x1000,
+					 USER_ADDR_END,
+					 0x800000000000ULL,
+					 0xffffffff80000000ULL };
 	struct img m;
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad_vaddr); i++) {
@@ -410,7 +420,7 @@ START_TEST(segment_outside_user_space)
 		expect_refused(&m, "outside user space");
 	}
 	good(&m);
-	m.ph[2].p_memsz = USER_ADDR_END - 0x403010 + 1;	/* one byte past the top */
+	m.ph[2].p_memsz = USER_ADDR_END - 0x403010 + 1; /* one byte past the top */
 	expect_refused(&m, "outside user space");
 }
 END_TEST
@@ -423,7 +433,7 @@ START_TEST(misaligned_segment)
 	m.ph[1].p_vaddr = 0x401800;
 	expect_refused(&m, "modulo the page size");
 	good(&m);
-	m.ph[2].p_offset = 0x2000;	/* vaddr 0x403010 */
+	m.ph[2].p_offset = 0x2000; /* vaddr 0x403010 */
 	expect_refused(&m, "modulo the page size");
 }
 END_TEST
@@ -433,14 +443,14 @@ START_TEST(overlapping_segments)
 	struct img m;
 
 	good(&m);
-	m.ph[2].p_vaddr = 0x401010;	/* on top of the text */
+	m.ph[2].p_vaddr = 0x401010; /* on top of the text */
 	expect_refused(&m, "overlap or share a page");
 	good(&m);
-	m.ph[2].p_vaddr = 0x401810;	/* after the text's bytes but in its last page */
+	m.ph[2].p_vaddr = 0x401810; /* after the text's bytes but in its last page */
 	m.ph[2].p_offset = 0x1810;
 	expect_refused(&m, "overlap or share a page");
 	good(&m);
-	m.ph[0].p_memsz = 0x1001;	/* the headers' bss reaches into the text's page */
+	m.ph[0].p_memsz = 0x1001; /* the headers' bss reaches into the text's page */
 	expect_refused(&m, "overlap or share a page");
 }
 END_TEST
@@ -455,7 +465,7 @@ START_TEST(too_many_segments)
 		add_ph(&m, PT_LOAD, PF_R | PF_X, 0x1000, 0x500000 + i * 0x2000ULL, 0x10, 0x10);
 	m.eh.e_entry = 0x500000;
 	expect_refused(&m, "more than ELF_MAX_SEGMENTS");
-	m.eh.e_phnum = ELF_MAX_SEGMENTS;	/* exactly the limit is fine */
+	m.eh.e_phnum = ELF_MAX_SEGMENTS; /* exactly the limit is fine */
 	{
 		struct elf_image out;
 
@@ -471,7 +481,7 @@ START_TEST(no_load_segment)
 
 	good(&m);
 	for (int i = 0; i < 3; i++)
-		m.ph[i].p_type = 0x70000000;	/* PT_LOPROC: ignored */
+		m.ph[i].p_type = 0x70000000; /* PT_LOPROC: ignored */
 	expect_refused(&m, "no PT_LOAD");
 	good(&m);
 	for (int i = 0; i < 3; i++)
@@ -491,7 +501,7 @@ START_TEST(pt_phdr_disagreeing)
 	add_ph(&m, PT_PHDR, PF_R, 64, 0x400080, 6 * 56, 6 * 56);
 	expect_refused(&m, "PT_PHDR disagrees");
 	good(&m);
-	m.ph[0].p_offset = 0x1000;	/* headers not loaded, yet PT_PHDR claims an address */
+	m.ph[0].p_offset = 0x1000; /* headers not loaded, yet PT_PHDR claims an address */
 	add_ph(&m, PT_PHDR, PF_R, 64, 0x400040, 6 * 56, 6 * 56);
 	expect_refused(&m, "PT_PHDR disagrees");
 }
@@ -499,8 +509,9 @@ END_TEST
 
 START_TEST(entry_outside_text)
 {
-	static const u64 bad_entry[] = { 0, 0x400010, 0x400fff, 0x401800, 0x403010, 0x403900,
-					 0xffffffff80000000ULL };
+	static const u64 bad_entry[] = {
+		0, 0x400010, 0x400fff, 0x401800, 0x403010, 0x403900, 0xffffffff80000000ULL
+	};
 	struct img m;
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad_entry); i++) {
@@ -509,7 +520,7 @@ START_TEST(entry_outside_text)
 		expect_refused(&m, "entry point outside");
 	}
 	good(&m);
-	m.eh.e_entry = 0x4017ff;	/* the text's last byte: fine */
+	m.eh.e_entry = 0x4017ff; /* the text's last byte: fine */
 	{
 		struct elf_image out;
 
@@ -529,7 +540,7 @@ START_TEST(every_truncation_refused)
 		m.len = len;
 		ck_assert_msg(parse(&m, &out) == -ENOEXEC, "accepted at %zu bytes", len);
 	}
-	m.len = 0x2110;		/* the data segment's last file byte: complete */
+	m.len = 0x2110; /* the data segment's last file byte: complete */
 	ck_assert_int_eq(parse(&m, &out), 0);
 }
 END_TEST
@@ -573,7 +584,8 @@ static void check_real(const char *path, const u8 *p, size_t len, bool want_tls)
 	memcpy(&eh, p, sizeof(eh));
 	ck_assert_uint_eq(out.entry, eh.e_entry);
 	ck_assert_uint_eq(out.phnum, eh.e_phnum);
-	ck_assert_msg(out.phdr_vaddr != 0, "%s: program headers not loaded (musl needs AT_PHDR)", path);
+	ck_assert_msg(out.phdr_vaddr != 0, "%s: program headers not loaded (musl needs AT_PHDR)",
+		      path);
 	ck_assert_uint_ge(out.nr_segments, 2);
 	for (unsigned i = 0; i < out.nr_segments; i++) {
 		ck_assert_uint_ge(out.seg[i].vaddr, USER_ADDR_MIN);
@@ -636,8 +648,10 @@ START_TEST(real_musl_programs)
 
 	snprintf(path, sizeof(path), "%s/user/elf-sample", build_dir());
 	p = read_file(path, &len);
-	ck_assert_msg(p, "%s missing: `make unit` builds it with musl-gcc (Debian package musl-tools)", path);
-	check_real(path, p, len, true);	/* the sample has __thread data */
+	ck_assert_msg(p,
+		      "%s missing: `make unit` builds it with musl-gcc (Debian package musl-tools)",
+		      path);
+	check_real(path, p, len, true); /* the sample has __thread data */
 	free(p);
 
 	snprintf(path, sizeof(path), "%s/user/elf-sample-pie", build_dir());

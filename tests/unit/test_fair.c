@@ -448,13 +448,13 @@ START_TEST(test_min_vruntime_never_decreases)
 			break;
 		}
 		for (int i = 0; i < n; i++) {
-			s64 lag =
-				(s64)(t[i]->se.vruntime - sim_rq(task_cpu(t[i]))->cfs.min_vruntime);
+			s64 lag = (s64)(t[i]->se.vruntime - sim_rq(task_cpu(t[i]))->cfs.min_vruntime);
 
 			if (t[i]->on_rq)
-				ck_assert_msg(
-					lag > -VRUNTIME_SANE_WINDOW && lag < VRUNTIME_SANE_WINDOW,
-					"task %d is %lld ns from min_vruntime", i, (long long)lag);
+				ck_assert_msg(lag > -VRUNTIME_SANE_WINDOW &&
+						      lag < VRUNTIME_SANE_WINDOW,
+					      "task %d is %lld ns from min_vruntime", i,
+					      (long long)lag);
 		}
 		for (u32 c = 0; c < 2; c++) {
 			if (sim_rq(c)->need_resched)

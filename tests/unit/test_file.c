@@ -196,8 +196,7 @@ START_TEST(test_emfile)
 		ck_assert_int_eq(sys_dup(0), i);
 	ck_assert_int_eq(sys_dup(0), -EMFILE);
 	ck_assert_int_eq(sys_open("/dev/null", O_RDONLY, 0), -EMFILE);
-	ck_assert_int_eq(sys_open("/no/such/file", O_RDONLY, 0),
-			 -EMFILE);			      /* the slot comes first */
+	ck_assert_int_eq(sys_open("/no/such/file", O_RDONLY, 0), -EMFILE); /* the slot comes first */
 	ck_assert_int_eq(sys_open("", O_RDONLY, 0), -ENOENT); /* but not before the name */
 	ck_assert_int_eq(sys_open(BAD_UPTR, O_RDONLY, 0), -EFAULT);
 	ck_assert_int_eq(sys_pipe(fds), -EMFILE);

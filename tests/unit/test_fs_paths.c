@@ -258,7 +258,7 @@ START_TEST(test_stat_paths)
 	/* Every kind agrees with fstat of it opened. */
 	for (int i = 0; i < 5; i++) {
 		static const char *const paths[] = { "/dev/null", "/dev/console", "/proc/uptime",
-						      "/proc/sys", "/etc/motd" };
+						     "/proc/sys", "/etc/motd" };
 
 		fd = sys_open(paths[i], O_RDONLY, 0);
 		ck_assert_int_ge(fd, 0);

@@ -71,7 +71,7 @@ START_TEST(test_select_files)
 	u64 in[1] = { 0 }, out[1] = { 0 }, ex[1] = { 0 }, rin[1], rout[1], rex[1];
 	int p[2], s[2];
 
-	ck_assert_int_eq(sys_pipe(p), 0);				/* 0, 1 */
+	ck_assert_int_eq(sys_pipe(p), 0);				 /* 0, 1 */
 	ck_assert_int_eq(sys_socketpair(AF_UNIX, SOCK_STREAM, 0, s), 0); /* 2, 3 */
 	fdset_set(in, p[0]);
 	fdset_set(out, p[1]);

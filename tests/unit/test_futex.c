@@ -28,9 +28,17 @@ END_TEST
 
 START_TEST(test_decode_enosys)
 {
-	static const int cmds[] = { FUTEX_FD,	      FUTEX_WAKE_OP,	     FUTEX_LOCK_PI,
-				    FUTEX_UNLOCK_PI,  FUTEX_TRYLOCK_PI,	     FUTEX_WAIT_REQUEUE_PI,
-				    FUTEX_CMP_REQUEUE_PI, FUTEX_LOCK_PI2, 14, 99, 127 };
+	static const int cmds[] = { FUTEX_FD,
+				    FUTEX_WAKE_OP,
+				    FUTEX_LOCK_PI,
+				    FUTEX_UNLOCK_PI,
+				    FUTEX_TRYLOCK_PI,
+				    FUTEX_WAIT_REQUEUE_PI,
+				    FUTEX_CMP_REQUEUE_PI,
+				    FUTEX_LOCK_PI2,
+				    14,
+				    99,
+				    127 };
 	struct futex_op op;
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
@@ -52,15 +60,14 @@ START_TEST(test_decode_clock_realtime)
 	ck_assert_int_eq(futex_decode_op(FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME, &op), 0);
 	ck_assert(op.clock_realtime);
 	ck_assert_int_eq(op.cmd, FUTEX_WAIT_BITSET);
-	ck_assert_int_eq(
-		futex_decode_op(FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME | FUTEX_PRIVATE_FLAG, &op),
-		0);
+	ck_assert_int_eq(futex_decode_op(FUTEX_WAIT_BITSET | FUTEX_CLOCK_REALTIME | FUTEX_PRIVATE_FLAG,
+					 &op),
+			 0);
 	ck_assert(op.clock_realtime && !op.shared);
 	/* and -ENOSYS anywhere else, FUTEX_WAIT included (Linux 6.x; 4.5 to 5.x took it) */
 	ck_assert_int_eq(futex_decode_op(FUTEX_WAIT | FUTEX_CLOCK_REALTIME, &op), -ENOSYS);
-	ck_assert_int_eq(
-		futex_decode_op(FUTEX_WAIT | FUTEX_CLOCK_REALTIME | FUTEX_PRIVATE_FLAG, &op),
-		-ENOSYS);
+	ck_assert_int_eq(futex_decode_op(FUTEX_WAIT | FUTEX_CLOCK_REALTIME | FUTEX_PRIVATE_FLAG, &op),
+			 -ENOSYS);
 	ck_assert_int_eq(futex_decode_op(FUTEX_WAKE | FUTEX_CLOCK_REALTIME, &op), -ENOSYS);
 	ck_assert_int_eq(futex_decode_op(FUTEX_WAKE_BITSET | FUTEX_CLOCK_REALTIME, &op), -ENOSYS);
 	ck_assert_int_eq(futex_decode_op(FUTEX_REQUEUE | FUTEX_CLOCK_REALTIME, &op), -ENOSYS);
@@ -167,7 +174,7 @@ static struct futex_key same_addr_many_vms(u32 i)
  * under 3x that. A hash that ignored the low address bits or the address
  * space would put hundreds in one.
  */
-#define KEYS (16 * FUTEX_BUCKETS)
+#define KEYS	     (16 * FUTEX_BUCKETS)
 #define SPREAD_LIMIT (3 * KEYS / FUTEX_BUCKETS)
 
 START_TEST(test_hash_spread)

@@ -27,7 +27,7 @@ static void heap_setup(void)
 {
 	const struct mem_entry e[] = { { 0, 16 * MiB, MEM_USABLE } };
 
-	fake_ram_init(32 * MiB);	/* the top half holds modules for initrd_boot_init */
+	fake_ram_init(32 * MiB); /* the top half holds modules for initrd_boot_init */
 	fake_console_reset();
 	memmap_init(&mm, e, 1);
 	ck_assert_int_eq(page_alloc_init(&mm), 0);
@@ -129,7 +129,7 @@ START_TEST(index_and_find)
 
 	rootfs(&a);
 	ck_assert_int_eq(index_arc(&a), 0);
-	ck_assert_uint_eq(initrd_count(), 10);	/* root + 3 dirs + 5 files + 1 symlink */
+	ck_assert_uint_eq(initrd_count(), 10); /* root + 3 dirs + 5 files + 1 symlink */
 	initrd_get_stats(&st);
 	ck_assert_uint_eq(st.files, 5);
 	ck_assert_uint_eq(st.dirs, 4);
@@ -149,7 +149,7 @@ START_TEST(index_and_find)
 	ck_assert_int_eq(initrd_find("/bin/ls", &data, &size, &mode), 0);
 	ck_assert_uint_eq(mode, LNK);
 	ck_assert_uint_eq(size, 3);
-	ck_assert_mem_eq(data, "cat", 3);	/* not followed */
+	ck_assert_mem_eq(data, "cat", 3); /* not followed */
 	/* Data points into the archive itself: no copy. */
 	ck_assert_int_eq(initrd_find("/init", &data, NULL, NULL), 0);
 	ck_assert((const u8 *)data > live && (const u8 *)data < live + a.len);
@@ -159,7 +159,7 @@ START_TEST(index_and_find)
 	expect_absent("/bin/s");
 	expect_absent("/bin/shx");
 	expect_absent("/init/x");
-	expect_absent("init");		/* relative */
+	expect_absent("init"); /* relative */
 	expect_absent("");
 	expect_absent(NULL);
 	free_live();
@@ -178,7 +178,7 @@ START_TEST(lookup_resolves_dots_and_slashes)
 	expect_file("/bin/../init", "init program");
 	expect_file("/bin/./sh", "shell");
 	expect_file("/bin//sh/", "shell");
-	expect_file("/../init", "init program");	/* ".." at the root stays there */
+	expect_file("/../init", "init program"); /* ".." at the root stays there */
 	expect_file("/../../bin/../../etc/motd", "Welcome\n");
 	expect_file("/tests/../bin/../tests/t_fork", "fork test");
 	ck_assert_uint_eq(mode_of("/.."), DIR(0755));
@@ -234,7 +234,7 @@ START_TEST(duplicates_last_wins)
 	arc_file(&a, "g", "only");
 	arc_file(&a, "./f", "second");
 	arc_entry(&a, "x", LNK, "f", 1);
-	arc_dir(&a, "x");		/* a symlink replaced by a directory */
+	arc_dir(&a, "x"); /* a symlink replaced by a directory */
 	arc_file(&a, "x/in", "in x");
 	arc_file(&a, "/f", "third");
 	arc_trailer(&a);
@@ -243,7 +243,7 @@ START_TEST(duplicates_last_wins)
 	expect_file("/g", "only");
 	ck_assert_uint_eq(mode_of("/x"), DIR(0755));
 	expect_file("/x/in", "in x");
-	ck_assert_uint_eq(initrd_count(), 5);	/* root, f, g, x, x/in */
+	ck_assert_uint_eq(initrd_count(), 5); /* root, f, g, x, x/in */
 	free_live();
 }
 END_TEST
@@ -254,7 +254,7 @@ START_TEST(implied_parents)
 
 	arc_begin(&a);
 	arc_file(&a, "usr/share/doc/readme", "r");
-	arc_entry(&a, "usr", DIR(0700), NULL, 0);	/* listed after its child: still wins */
+	arc_entry(&a, "usr", DIR(0700), NULL, 0); /* listed after its child: still wins */
 	arc_trailer(&a);
 	ck_assert_int_eq(index_arc(&a), 0);
 	ck_assert_uint_eq(mode_of("/"), INITRD_IMPLIED_DIR_MODE);
@@ -329,7 +329,7 @@ START_TEST(hard_links_share_data)
 	arc_entry_h(&a, "bin/one", REG(0755), NULL, 0, h);
 	arc_entry_h(&a, "bin/two", REG(0755), "shared", 6, h);
 	h.ino = 8;
-	arc_entry_h(&a, "bin/lonely", REG(0755), NULL, 0, h);	/* no partner with data */
+	arc_entry_h(&a, "bin/lonely", REG(0755), NULL, 0, h); /* no partner with data */
 	arc_trailer(&a);
 	ck_assert_int_eq(index_arc(&a), 0);
 	expect_file("/bin/one", "shared");
@@ -436,7 +436,7 @@ START_TEST(other_types_recorded)
 	ck_assert_uint_eq(mode_of("/dev/null"), CPIO_S_IFCHR | 0666);
 	initrd_get_stats(&st);
 	ck_assert_uint_eq(st.others, 2);
-	ck_assert_uint_eq(st.dirs, 2);	/* root, dev */
+	ck_assert_uint_eq(st.dirs, 2); /* root, dev */
 	free_live();
 }
 END_TEST
@@ -453,7 +453,7 @@ START_TEST(many_entries_scrambled)
 
 	arc_begin(&a);
 	for (u32 i = 0; i < N; i++) {
-		u32 k = (i * 7919u) % N;	/* a permutation: 7919 is prime, N is not its multiple */
+		u32 k = (i * 7919u) % N; /* a permutation: 7919 is prime, N is not its multiple */
 
 		snprintf(name, sizeof(name), "d%u/f%u", k % 13, k);
 		snprintf(text, sizeof(text), "#%u", k);
@@ -484,7 +484,7 @@ END_TEST
 
 static void boot_with_module(struct boot_info *bi, const char *name, const void *p, size_t len)
 {
-	const phys_addr_t at = 20 * MiB;	/* above the heap's RAM */
+	const phys_addr_t at = 20 * MiB; /* above the heap's RAM */
 
 	memset(bi, 0, sizeof(*bi));
 	memcpy(phys_to_virt(at), p, len);
@@ -502,7 +502,7 @@ START_TEST(boot_indexes_the_initrd_module)
 
 	rootfs(&a);
 	boot_with_module(&bi, "initrd", a.buf, a.len);
-	bi.modules[1] = bi.modules[0];	/* another module first: the name picks */
+	bi.modules[1] = bi.modules[0]; /* another module first: the name picks */
 	snprintf(bi.modules[0].name, sizeof(bi.modules[0].name), "initrd.old");
 	bi.modules[0].end = bi.modules[0].start + 10;
 	bi.nr_modules = 2;
@@ -522,7 +522,8 @@ START_TEST(boot_without_module_warns)
 	memset(&bi, 0, sizeof(bi));
 	fake_console_reset();
 	initrd_boot_init(&bi);
-	ck_assert_ptr_nonnull(strstr(fake_console_text(), "initrd: no boot module named 'initrd'; no files"));
+	ck_assert_ptr_nonnull(
+		strstr(fake_console_text(), "initrd: no boot module named 'initrd'; no files"));
 	ck_assert_uint_eq(initrd_count(), 0);
 }
 END_TEST
@@ -536,7 +537,8 @@ START_TEST(boot_with_garbage_warns)
 	boot_with_module(&bi, "initrd", garbage, sizeof(garbage));
 	fake_console_reset();
 	initrd_boot_init(&bi);
-	ck_assert_ptr_nonnull(strstr(fake_console_text(), "initrd: malformed archive, ignored: bad magic"));
+	ck_assert_ptr_nonnull(
+		strstr(fake_console_text(), "initrd: malformed archive, ignored: bad magic"));
 	ck_assert_ptr_null(strstr(fake_console_text(), "files,"));
 	ck_assert_uint_eq(initrd_count(), 0);
 }

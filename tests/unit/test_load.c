@@ -59,9 +59,9 @@ END_TEST
 /* 3.8's calc_delta_mine written out plainly in 128-bit arithmetic. */
 static u64 reference_calc_delta(u64 delta, unsigned long weight, unsigned long lw_weight)
 {
-	u128 inv = lw_weight >= (1ULL << 32) ? 1
-		   : lw_weight == 0	     ? 1ULL << 32
-					     : (1ULL << 32) / lw_weight;
+	u128 inv = lw_weight >= (1ULL << 32) ? 1 :
+		   lw_weight == 0	     ? 1ULL << 32 :
+					       (1ULL << 32) / lw_weight;
 	u128 tmp = weight > 1 ? (u128)delta * weight : delta;
 
 	if (tmp > (1ULL << 32))
@@ -93,8 +93,8 @@ START_TEST(test_calc_delta_mine)
 			lw_weight = i % 202 ? 3 : 1;
 		if (i % 13 == 0)
 			weight = NICE_0_LOAD;
-		delta = i < (int)ARRAY_SIZE(edge_deltas) ? edge_deltas[i]
-							 : sim_random() >> (sim_random() % 64);
+		delta = i < (int)ARRAY_SIZE(edge_deltas) ? edge_deltas[i] :
+							   sim_random() >> (sim_random() % 64);
 		lw = (struct load_weight){ lw_weight, 0 };
 
 		u64 got = calc_delta_mine(delta, weight, &lw);
@@ -145,10 +145,10 @@ START_TEST(test_tunables_scale_with_log2_cpus)
 	}
 
 	/* Mike Galbraith's aim7 knobs (normalised): period stretches past 3 tasks. */
-	ck_assert_int_eq(
-		cmdline_parse("sched_latency_ns=24000000 sched_min_granularity_ns=8000000 "
-			      "sched_wakeup_granularity_ns=10000000 sched_migration_cost_ns=0"),
-		0);
+	ck_assert_int_eq(cmdline_parse(
+				 "sched_latency_ns=24000000 sched_min_granularity_ns=8000000 "
+				 "sched_wakeup_granularity_ns=10000000 sched_migration_cost_ns=0"),
+			 0);
 	sched_update_tunables(1);
 	ck_assert_uint_eq(sysctl_sched_latency, 24 * MS);
 	ck_assert_uint_eq(sysctl_sched_min_granularity, 8 * MS);
@@ -159,8 +159,8 @@ START_TEST(test_tunables_scale_with_log2_cpus)
 	ck_assert_uint_eq(sysctl_sched_latency, 48 * MS);
 	ck_assert_uint_eq(sched_nr_latency, 3);
 	/* Outside Linux's bounds: refused with a warning, the value stays. */
-	ck_assert_int_eq(
-		cmdline_parse("sched_latency_ns=99999 sched_wakeup_granularity_ns=1000000001"), 2);
+	ck_assert_int_eq(cmdline_parse("sched_latency_ns=99999 sched_wakeup_granularity_ns=1000000001"),
+			 2);
 	sched_update_tunables(1);
 	ck_assert_uint_eq(sysctl_sched_latency, 24 * MS);
 	ck_assert_uint_eq(sysctl_sched_wakeup_granularity, 10 * MS);
@@ -187,8 +187,7 @@ START_TEST(test_cpu_load_step)
 		update_cpu_load(&rq);
 		ref[0] = load;
 		for (int i = 1; i < CPU_LOAD_IDX_MAX; i++) {
-			unsigned long scale = 1UL << i,
-				      in = load > ref[i] ? load + scale - 1 : load;
+			unsigned long scale = 1UL << i, in = load > ref[i] ? load + scale - 1 : load;
 
 			ref[i] = (ref[i] * (scale - 1) + in) >> i;
 		}

@@ -89,14 +89,26 @@ static int byte_at(uintptr_t va)
 
 START_TEST(test_advice_table)
 {
-	static const int hints[] = { MADV_NORMAL, MADV_RANDOM, MADV_SEQUENTIAL, MADV_WILLNEED,
-				     MADV_DOFORK, MADV_KEEPONFORK, MADV_MERGEABLE, MADV_UNMERGEABLE,
-				     MADV_HUGEPAGE, MADV_NOHUGEPAGE, MADV_DONTDUMP, MADV_DODUMP,
-				     MADV_COLD, MADV_PAGEOUT };
-	static const int refused[] = { MADV_DONTFORK, MADV_WIPEONFORK, MADV_POPULATE_READ,
-				       MADV_POPULATE_WRITE, MADV_COLLAPSE, MADV_HWPOISON,
-				       MADV_SOFT_OFFLINE, MADV_GUARD_INSTALL, MADV_GUARD_REMOVE,
-				       5, 6, 7, 26, 99, -1 };
+	static const int hints[] = { MADV_NORMAL,     MADV_RANDOM,	MADV_SEQUENTIAL,
+				     MADV_WILLNEED,   MADV_DOFORK,	MADV_KEEPONFORK,
+				     MADV_MERGEABLE,  MADV_UNMERGEABLE, MADV_HUGEPAGE,
+				     MADV_NOHUGEPAGE, MADV_DONTDUMP,	MADV_DODUMP,
+				     MADV_COLD,	      MADV_PAGEOUT };
+	static const int refused[] = { MADV_DONTFORK,
+				       MADV_WIPEONFORK,
+				       MADV_POPULATE_READ,
+				       MADV_POPULATE_WRITE,
+				       MADV_COLLAPSE,
+				       MADV_HWPOISON,
+				       MADV_SOFT_OFFLINE,
+				       MADV_GUARD_INSTALL,
+				       MADV_GUARD_REMOVE,
+				       5,
+				       6,
+				       7,
+				       26,
+				       99,
+				       -1 };
 	uintptr_t a = filled(2);
 
 	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {

@@ -23,10 +23,10 @@ static void build(const struct mem_entry *e, size_t n)
 	memmap_init(&mm, e, n);
 }
 
-#define BUILD(...)                                                                                 \
-	do {                                                                                       \
-		const struct mem_entry e_[] = { __VA_ARGS__ };                                     \
-		build(e_, sizeof(e_) / sizeof(e_[0]));                                             \
+#define BUILD(...)                                             \
+	do {                                                   \
+		const struct mem_entry e_[] = { __VA_ARGS__ }; \
+		build(e_, sizeof(e_) / sizeof(e_[0]));         \
 	} while (0)
 
 static void expect_ranges(const struct mem_range *got, size_t nr_got, const struct mem_range *want,
@@ -39,10 +39,10 @@ static void expect_ranges(const struct mem_range *got, size_t nr_got, const stru
 	}
 }
 
-#define EXPECT_USABLE(...)                                                                         \
-	do {                                                                                       \
-		const struct mem_range w_[] = { __VA_ARGS__ };                                     \
-		expect_ranges(mm.usable, mm.nr_usable, w_, sizeof(w_) / sizeof(w_[0]));            \
+#define EXPECT_USABLE(...)                                                              \
+	do {                                                                            \
+		const struct mem_range w_[] = { __VA_ARGS__ };                          \
+		expect_ranges(mm.usable, mm.nr_usable, w_, sizeof(w_) / sizeof(w_[0])); \
 	} while (0)
 
 #define EXPECT_NO_USABLE() ck_assert_uint_eq(mm.nr_usable, 0)
@@ -105,8 +105,7 @@ START_TEST(test_partial_overlaps)
 {
 	/* Reserved over the top of a usable range, and over its bottom. */
 	BUILD({ 1 * MiB, 2 * MiB, MEM_USABLE }, { 2 * MiB, 2 * MiB, MEM_RESERVED },
-	      { 5 * MiB, 2 * MiB, MEM_USABLE },
-	      { 4 * MiB + 0x800, 1 * MiB + 0x1800, MEM_RESERVED });
+	      { 5 * MiB, 2 * MiB, MEM_USABLE }, { 4 * MiB + 0x800, 1 * MiB + 0x1800, MEM_RESERVED });
 	EXPECT_USABLE({ 1 * MiB, 2 * MiB }, { 5 * MiB + 0x2000, 7 * MiB });
 	ck_assert_uint_eq(mm.odd_entries, 4);
 
@@ -215,8 +214,7 @@ START_TEST(test_usable_table_full)
 	for (size_t i = 0; i < N; i++) {
 		e[2 * i] = (struct mem_entry){ (1 + i * 16) * PAGE_SIZE, (1 + i % 7) * PAGE_SIZE,
 					       MEM_USABLE };
-		e[2 * i + 1] =
-			(struct mem_entry){ (9 + i * 16) * PAGE_SIZE, PAGE_SIZE, MEM_RESERVED };
+		e[2 * i + 1] = (struct mem_entry){ (9 + i * 16) * PAGE_SIZE, PAGE_SIZE, MEM_RESERVED };
 	}
 	build(e, 2 * N);
 	ck_assert_uint_eq(mm.nr_usable, MEMMAP_MAX_RANGES);
@@ -378,8 +376,7 @@ START_TEST(test_for_each_free)
 						  { 3 * MiB, 3 * MiB + 0x4000 },
 						  { 3 * MiB + 0x5000, 4 * MiB } },
 		      3);
-	ck_assert_uint_eq(memmap_free_bytes(&mm),
-			  (1 * MiB - 0x11000) + 0x4000 + (1 * MiB - 0x5000));
+	ck_assert_uint_eq(memmap_free_bytes(&mm), (1 * MiB - 0x11000) + 0x4000 + (1 * MiB - 0x5000));
 }
 END_TEST
 

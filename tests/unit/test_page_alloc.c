@@ -466,10 +466,9 @@ START_TEST(test_big_pc_map)
 	expect = memmap_free_bytes(&mm) / PAGE_SIZE;
 	ck_assert_uint_eq(page_alloc_total_pages(), expect);
 	/* 8 GiB less the kernel's 2 MiB and the 72 MiB array (array rounded up to pages). */
-	ck_assert_uint_eq(expect,
-			  (8 * GiB - 3 * MiB) / PAGE_SIZE -
-				  ALIGN_UP(((9 * GiB - 0x1000) / PAGE_SIZE) * 32, PAGE_SIZE) /
-					  PAGE_SIZE);
+	ck_assert_uint_eq(expect, (8 * GiB - 3 * MiB) / PAGE_SIZE -
+					  ALIGN_UP(((9 * GiB - 0x1000) / PAGE_SIZE) * 32, PAGE_SIZE) /
+						  PAGE_SIZE);
 	/* Almost everything sits in order-10 blocks. */
 	free_list_shape(count);
 	ck_assert_uint_ge(count[PAGE_MAX_ORDER] << PAGE_MAX_ORDER, expect - 2048);

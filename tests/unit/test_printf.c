@@ -14,10 +14,10 @@
 #include "unit.h"
 
 /* Bytes past the size given to kvsnprintf must still hold this. */
-#define CANARY 0x5a
+#define CANARY	0x5a
 /* Room for every expected string in the tables, plus slack to watch for overruns. */
 #define BUF_MAX 256
-#define SLACK 16
+#define SLACK	16
 
 /* The one argument a table row passes, and at which type. */
 enum arg_kind {
@@ -393,8 +393,7 @@ START_TEST(test_common_table)
 		/* The expectation itself must be what C says, as glibc prints it. */
 		call_case(snprintf, host, sizeof(host), c);
 		ck_assert_msg(strcmp(host, c->want) == 0,
-			      "\"%s\": host prints \"%s\", table says \"%s\"", c->fmt, host,
-			      c->want);
+			      "\"%s\": host prints \"%s\", table says \"%s\"", c->fmt, host, c->want);
 	}
 }
 END_TEST

@@ -94,11 +94,9 @@ START_TEST(test_register_rules)
 	ck_assert_int_eq(procfs_register("a/../b", show_counter, NULL, NULL), -EINVAL);
 	ck_assert_int_eq(procfs_register("trailing/", show_counter, NULL, NULL), -EINVAL);
 	ck_assert_int_eq(procfs_register("noshow", NULL, NULL, NULL), -EINVAL);
-	ck_assert_int_eq(
-		procfs_register(
-			"a-very-long-name-that-does-not-fit-in-a-table-entry-of-sixty-four-bytes",
-			show_counter, NULL, NULL),
-		-ENAMETOOLONG);
+	ck_assert_int_eq(procfs_register("a-very-long-name-that-does-not-fit-in-a-table-entry-of-sixty-four-bytes",
+					 show_counter, NULL, NULL),
+			 -ENAMETOOLONG);
 	ck_assert_int_eq(procfs_lookup(""), PROCFS_DIR);
 	ck_assert_int_eq(procfs_lookup("sys"), PROCFS_DIR);
 	ck_assert_int_eq(procfs_lookup("sys/kernel"), PROCFS_DIR);

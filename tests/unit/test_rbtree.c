@@ -15,10 +15,10 @@
  * fork mode; these loops check millions of things, so they fail loudly but
  * pay nothing when they pass.
  */
-#define require(expr)                                                                              \
-	do {                                                                                       \
-		if (!(expr))                                                                       \
-			ck_abort_msg("requirement failed: %s", #expr);                             \
+#define require(expr)                                                  \
+	do {                                                           \
+		if (!(expr))                                           \
+			ck_abort_msg("requirement failed: %s", #expr); \
 	} while (0)
 
 /* The most nodes any test holds: the CFS timeline of a very busy CPU. */

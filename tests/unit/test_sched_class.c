@@ -55,8 +55,9 @@ START_TEST(test_class_without_pick_is_refused)
 
 	fake_console_reset();
 	ck_assert_uint_eq(sched_classes_setup(classes, 4), 1);
-	ck_assert_ptr_nonnull(strstr(fake_console_text(),
-				     "class 'broken' has no pick_next_task operation: not registered"));
+	ck_assert_ptr_nonnull(
+		strstr(fake_console_text(),
+		       "class 'broken' has no pick_next_task operation: not registered"));
 	ck_assert(!class_listed(&broken));
 	/* The rest in rank order between stop and idle. */
 	ck_assert_ptr_eq(sched_class_list[0], &stop_sched_class);

@@ -397,9 +397,10 @@ static u32 compare_variants(u64 seed)
 		affine = cpumask_test_cpu(this_cpu, &p->cpus_allowed) &&
 			 sbm_affine_sd(fx_topo(), this_cpu, prev);
 		if (flag != WAKE || affine) {
-			ck_assert_msg(
-				stock == sbm, "seed %llu round %u: flag %d CPU%u prev %u: %u vs %u",
-				(unsigned long long)seed, round, flag, this_cpu, prev, stock, sbm);
+			ck_assert_msg(stock == sbm,
+				      "seed %llu round %u: flag %d CPU%u prev %u: %u vs %u",
+				      (unsigned long long)seed, round, flag, this_cpu, prev, stock,
+				      sbm);
 		} else if (stock != sbm) {
 			differ++;
 			/* stock did not search: prev (if p may still use it)... */

@@ -64,12 +64,13 @@ END_TEST
 
 START_TEST(test_default_actions)
 {
-	static const int ignored[] = { SIGCHLD, SIGURG, SIGWINCH, SIGCONT,
-				       SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU };
-	static const int fatal[] = { SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS,
-				     SIGFPE, SIGKILL, SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM,
-				     SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
-				     SIGIO, SIGPWR, SIGSYS, SIGRTMIN, 40, 64 };
+	static const int ignored[] = { SIGCHLD, SIGURG,	 SIGWINCH, SIGCONT,
+				       SIGSTOP, SIGTSTP, SIGTTIN,  SIGTTOU };
+	static const int fatal[] = { SIGHUP,	SIGINT,	 SIGQUIT, SIGILL,    SIGTRAP, SIGABRT,
+				     SIGBUS,	SIGFPE,	 SIGKILL, SIGUSR1,   SIGSEGV, SIGUSR2,
+				     SIGPIPE,	SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ,
+				     SIGVTALRM, SIGPROF, SIGIO,	  SIGPWR,    SIGSYS,  SIGRTMIN,
+				     40,	64 };
 
 	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		ck_assert_msg(sig_default_action(ignored[i]) == SIG_DEFAULT_IGNORE, "signal %d",
@@ -133,10 +134,8 @@ START_TEST(test_restart_rules)
 	/* no handler ran: made again, SA_RESTART or not */
 	ck_assert_int_eq(sig_restart_action(true, -ERESTARTSYS, false, 0), SIG_RESTART_CALL);
 	/* a handler: SA_RESTART says */
-	ck_assert_int_eq(sig_restart_action(true, -ERESTARTSYS, true, SA_RESTART),
-			 SIG_RESTART_CALL);
-	ck_assert_int_eq(sig_restart_action(true, -ERESTARTSYS, true, SA_SIGINFO),
-			 SIG_RESTART_EINTR);
+	ck_assert_int_eq(sig_restart_action(true, -ERESTARTSYS, true, SA_RESTART), SIG_RESTART_CALL);
+	ck_assert_int_eq(sig_restart_action(true, -ERESTARTSYS, true, SA_SIGINFO), SIG_RESTART_EINTR);
 	/* select/ppoll's -ERESTARTNOHAND: made again only when no handler ran */
 	ck_assert_int_eq(sig_restart_action(true, -ERESTARTNOHAND, false, 0), SIG_RESTART_CALL);
 	ck_assert_int_eq(sig_restart_action(true, -ERESTARTNOHAND, true, SA_RESTART),
@@ -168,19 +167,19 @@ END_TEST
 /* ---------------------------------------------------------------- frames */
 
 #define STACK_BYTES 65536
-#define HANDLER 0x401230UL
-#define RESTORER 0x401100UL
+#define HANDLER	    0x401230UL
+#define RESTORER    0x401100UL
 
 /* Offsets in Linux's frame (the ABI; signal_frame.c asserts its structs match). */
-#define UC_OFF 8
-#define INFO_OFF 312
-#define MC_OFF 40	 /* uc_mcontext in the ucontext */
-#define MC_RIP (16 * 8) /* gregs: r8..r15 rdi rsi rbp rbx rdx rax rcx rsp rip eflags csgsfs */
-#define MC_EFL (17 * 8)
-#define MC_CSGSFS (18 * 8)
+#define UC_OFF	   8
+#define INFO_OFF   312
+#define MC_OFF	   40	    /* uc_mcontext in the ucontext */
+#define MC_RIP	   (16 * 8) /* gregs: r8..r15 rdi rsi rbp rbx rdx rax rcx rsp rip eflags csgsfs */
+#define MC_EFL	   (17 * 8)
+#define MC_CSGSFS  (18 * 8)
 #define MC_FPSTATE 184
 #define UC_SIGMASK 296
-#define UC_STACK 16
+#define UC_STACK   16
 
 static u8 *stack_mem;
 static u8 *alt_mem;
@@ -195,7 +194,7 @@ static void frames_setup(void)
 	fake_uaccess_fail_after = -1;
 	memset(&no_alt, 0, sizeof(no_alt));
 	memset(&fake_fpu_live, 0, sizeof(fake_fpu_live));
-	fake_fpu_live.fcw = 0x27f;	 /* some state that is not the default */
+	fake_fpu_live.fcw = 0x27f;    /* some state that is not the default */
 	fake_fpu_live.mxcsr = 0x1fa0; /* a changed rounding mode */
 	for (int i = 0; i < 16; i++)
 		memset(fake_fpu_live.xmm[i], 0x40 + i, 16);
@@ -259,8 +258,8 @@ START_TEST(test_frame_layout)
 	struct fpu_state fpu_before = fake_fpu_live;
 	u64 frame, uc, fp;
 
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER,
-						 RESTORER, 0x5a5a, &no_alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER, RESTORER,
+						 0x5a5a, &no_alt),
 			 0);
 	frame = r.rsp;
 	/* below the red zone, aligned as if called */
@@ -289,7 +288,7 @@ START_TEST(test_frame_layout)
 	ck_assert_int_eq(*(s32 *)(uc + UC_STACK + 8), SS_DISABLE);
 	ck_assert_uint_eq(rd64(uc + MC_OFF + 0), before.r8);
 	ck_assert_uint_eq(rd64(uc + MC_OFF + 13 * 8), (u64)-EINTR); /* rax */
-	ck_assert_uint_eq(rd64(uc + MC_OFF + 15 * 8), top);	  /* rsp */
+	ck_assert_uint_eq(rd64(uc + MC_OFF + 15 * 8), top);	    /* rsp */
 	ck_assert_uint_eq(rd64(uc + MC_OFF + MC_RIP), before.rip);
 	ck_assert_uint_eq(rd64(uc + MC_OFF + MC_EFL), before.rflags);
 	ck_assert_uint_eq(rd64(uc + MC_OFF + MC_CSGSFS) & 0xffff, USER_CS);
@@ -317,9 +316,8 @@ START_TEST(test_frame_round_trip)
 	struct arch_sigstack ss = { 123, 456 };
 	u64 mask = 0;
 
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGTERM, &info, HANDLER,
-						 SA_RESTORER | SA_RESTART, RESTORER,
-						 sig_bit(SIGUSR2), &no_alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGTERM, &info, HANDLER, SA_RESTORER | SA_RESTART,
+						 RESTORER, sig_bit(SIGUSR2), &no_alt),
 			 0);
 	/* the handler runs: it clobbers registers and SSE state, then returns */
 	r.rbx = r.r12 = r.rcx = r.r11 = 0xdead;
@@ -355,8 +353,8 @@ START_TEST(test_restore_distrusts_frame)
 	struct arch_sigstack ss;
 	u64 mask, uc, fp;
 
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER,
-						 RESTORER, 0, &no_alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER, RESTORER,
+						 0, &no_alt),
 			 0);
 	uc = r.rsp + UC_OFF;
 	fp = rd64(uc + MC_OFF + MC_FPSTATE);
@@ -379,8 +377,8 @@ START_TEST(test_restore_distrusts_frame)
 
 	/* no fpstate: the registers get the default state */
 	r = syscall_regs(top);
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER,
-						 RESTORER, 0, &no_alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER, RESTORER,
+						 0, &no_alt),
 			 0);
 	wr64(r.rsp + UC_OFF + MC_OFF + MC_FPSTATE, 0);
 	fake_fpu_live.fcw = 0x7f;
@@ -408,8 +406,8 @@ START_TEST(test_bad_frames)
 	ck_assert_uint_eq(mask, 77);
 
 	r = syscall_regs(top);
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER,
-						 RESTORER, 0, &no_alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER, RESTORER,
+						 0, &no_alt),
 			 0);
 	wr64(r.rsp + UC_OFF + MC_OFF + MC_FPSTATE, 0xffffffff80001000UL);
 	r.rsp += 8;
@@ -428,19 +426,19 @@ START_TEST(test_bad_frames)
 	struct fpu_state fpu_before = fake_fpu_live;
 	r = syscall_regs(0x10100);
 	before = r;
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER,
-						 RESTORER, 0, &no_alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER, RESTORER,
+						 0, &no_alt),
 			 -EFAULT);
 	ck_assert_int_eq(memcmp(&r, &before, sizeof(r)), 0);
 	r = syscall_regs(600); /* below the red zone and the frame, it would wrap */
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER,
-						 RESTORER, 0, &no_alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER, RESTORER,
+						 0, &no_alt),
 			 -EFAULT);
 	r = syscall_regs(top);
 	before = r;
 	fake_uaccess_fail_after = 1; /* the FP image goes, the frame faults */
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER,
-						 RESTORER, 0, &no_alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGUSR1, &info, HANDLER, SA_RESTORER, RESTORER,
+						 0, &no_alt),
 			 -EFAULT);
 	ck_assert_int_eq(memcmp(&r, &before, sizeof(r)), 0);
 	ck_assert_int_eq(memcmp(&fake_fpu_live, &fpu_before, sizeof(fake_fpu_live)), 0);
@@ -456,8 +454,8 @@ START_TEST(test_alt_stack)
 	u64 first;
 
 	/* without SA_ONSTACK the alternate stack is not used */
-	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGSEGV, &info, HANDLER, SA_RESTORER,
-						 RESTORER, 0, &alt),
+	ck_assert_int_eq(arch_signal_frame_setup(&r, SIGSEGV, &info, HANDLER, SA_RESTORER, RESTORER,
+						 0, &alt),
 			 0);
 	ck_assert(r.rsp < top && r.rsp > (u64)stack_mem);
 	ck_assert_int_eq(*(s32 *)(r.rsp + UC_OFF + UC_STACK + 8), 0); /* set up, not on it */
@@ -520,8 +518,8 @@ START_TEST(test_fault_codes)
 	ck_assert_int_eq(arch_user_fault_code(14, ARCH_PF_WRITE, 0x1234, 0x400000, &addr),
 			 SEGV_MAPERR);
 	ck_assert_uint_eq(addr, 0x1234);
-	ck_assert_int_eq(arch_user_fault_code(14, ARCH_PF_PRESENT | ARCH_PF_WRITE, 0x5000,
-					      0x400000, &addr),
+	ck_assert_int_eq(arch_user_fault_code(14, ARCH_PF_PRESENT | ARCH_PF_WRITE, 0x5000, 0x400000,
+					      &addr),
 			 SEGV_ACCERR);
 	ck_assert_uint_eq(addr, 0x5000);
 	ck_assert_int_eq(arch_user_fault_code(6, 0, 0, 0x400010, &addr), ILL_ILLOPN);

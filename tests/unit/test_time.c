@@ -200,8 +200,7 @@ START_TEST(test_rtc_known_dates)
 						 cases[i].mi, cases[i].s, binary);
 
 			ck_assert_msg(rtc_decode(&r) == cases[i].epoch, "case %zu %s: %llu", i,
-				      binary ? "binary" : "BCD",
-				      (unsigned long long)rtc_decode(&r));
+				      binary ? "binary" : "BCD", (unsigned long long)rtc_decode(&r));
 		}
 	}
 }

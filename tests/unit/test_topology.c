@@ -16,13 +16,16 @@
 
 #define MiB (1024 * 1024UL)
 
-#define SMT_POWER  589 /* 1024 * (1178 / 2) >> 10 */
-#define FLAGS_SMT  (SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | \
-		    SD_WAKE_AFFINE | SD_SHARE_CPUCAPACITY | SD_SHARE_PKG_RESOURCES)
-#define FLAGS_MC   (SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | \
-		    SD_WAKE_AFFINE | SD_SHARE_PKG_RESOURCES)
-#define FLAGS_PKG  (SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | \
-		    SD_WAKE_AFFINE | SD_PREFER_SIBLING)
+#define SMT_POWER 589 /* 1024 * (1178 / 2) >> 10 */
+#define FLAGS_SMT                                                                   \
+	(SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | \
+	 SD_WAKE_AFFINE | SD_SHARE_CPUCAPACITY | SD_SHARE_PKG_RESOURCES)
+#define FLAGS_MC                                                                    \
+	(SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | \
+	 SD_WAKE_AFFINE | SD_SHARE_PKG_RESOURCES)
+#define FLAGS_PKG                                                                   \
+	(SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_BALANCE_EXEC | SD_BALANCE_FORK | \
+	 SD_WAKE_AFFINE | SD_PREFER_SIBLING)
 #define FLAGS_FAR  (SD_LOAD_BALANCE | SD_BALANCE_NEWIDLE | SD_SERIALIZE | SD_OVERLAP | SD_NUMA)
 #define FLAGS_NEAR (FLAGS_FAR | SD_BALANCE_EXEC | SD_BALANCE_FORK | SD_WAKE_AFFINE)
 
@@ -68,8 +71,9 @@ START_TEST(test_one_cpu)
 	ck_assert_ptr_null(sbm_sd(t, 0, SBM_MAX_TYPE, 0));
 	ck_assert_ptr_null(sbm_affine_sd(t, 0, 7));
 	sched_topology_print_summary(t);
-	ck_assert_ptr_nonnull(strstr(fake_console_text(),
-				     "topology: 1 package, 1 node, 1 core, 1 thread, LLC per package\n"));
+	ck_assert_ptr_nonnull(
+		strstr(fake_console_text(),
+		       "topology: 1 package, 1 node, 1 core, 1 thread, LLC per package\n"));
 	sched_topology_free(t);
 	free(m);
 }
@@ -169,8 +173,9 @@ START_TEST(test_default_qemu_machine)
 	ck_assert_ptr_eq(cpu_sd(t, 6)->parent->groups, smt->parent->groups->next);
 
 	sched_topology_print_summary(t);
-	ck_assert_ptr_nonnull(strstr(fake_console_text(),
-				     "topology: 2 packages, 2 nodes, 4 cores, 8 threads, LLC per package\n"));
+	ck_assert_ptr_nonnull(
+		strstr(fake_console_text(),
+		       "topology: 2 packages, 2 nodes, 4 cores, 8 threads, LLC per package\n"));
 	sched_topology_free(t);
 	free(m);
 }
@@ -278,8 +283,9 @@ START_TEST(test_hybrid_laptop)
 	ck_assert_ptr_eq(sd_llc(t, 4), sd);
 	ck_assert_ptr_eq(sd_llc(t, 0), cpu_sd(t, 0)->parent);
 	sched_topology_print_summary(t);
-	ck_assert_ptr_nonnull(strstr(fake_console_text(),
-				     "topology: 1 package, 1 node, 6 cores, 8 threads, LLC per package\n"));
+	ck_assert_ptr_nonnull(
+		strstr(fake_console_text(),
+		       "topology: 1 package, 1 node, 6 cores, 8 threads, LLC per package\n"));
 	sched_topology_free(t);
 	free(m);
 }
@@ -471,8 +477,8 @@ START_TEST(test_busy_factor_option)
 	ck_assert_int_eq(cmdline_parse("sched_busy_factor=0"), 0);
 	t = build(m);
 	sd = cpu_sd(t, 0);
-	ck_assert_uint_eq(sd->busy_factor, 64);		/* SMT */
-	ck_assert_uint_eq(sd->parent->busy_factor, 64);	/* MC */
+	ck_assert_uint_eq(sd->busy_factor, 64);			/* SMT */
+	ck_assert_uint_eq(sd->parent->busy_factor, 64);		/* MC */
 	ck_assert_uint_eq(sd->parent->parent->busy_factor, 32); /* NUMA */
 	sched_topology_free(t);
 	ck_assert_int_eq(cmdline_parse("sched_busy_factor=1025"), 1); /* out of range: kept */
@@ -494,17 +500,18 @@ START_TEST(test_debug_listing)
 	out = fake_console_text();
 	ck_assert_ptr_nonnull(strstr(out, "] sched-domain levels (generation 1): "
 					  "0:SMT 1:MC 2:PKG 3:NODE 4:NUMA(21)\n"));
-	ck_assert_ptr_nonnull(strstr(out,
-		"] CPU0 attaching sched-domain(s):\n"
-		"[    0.000000]  domain-0: span=0-1 level=SMT\n"
-		"[    0.000000]   groups: 0:{ span=0 cap=589 }, 1:{ span=1 cap=589 }\n"
-		"[    0.000000]   domain-1: span=0-3 level=MC\n"
-		"[    0.000000]    groups: 0:{ span=0-1 cap=1178 }, 2:{ span=2-3 cap=1178 }\n"
-		"[    0.000000]    domain-2: span=0-7 level=NUMA\n"
-		"[    0.000000]     groups: 0:{ span=0-3 cap=2356 }, 4:{ span=4-7 cap=2356 }\n"
-		"[    0.000000] CPU0 balance map: exec=0:SMT,1:MC,4:NUMA fork=0:SMT,1:MC,4:NUMA "
-		"wake=none\n"
-		"[    0.000000] CPU0 affine map: 0-1 0:SMT, 2-3 1:MC, 4-7 4:NUMA\n"));
+	ck_assert_ptr_nonnull(
+		strstr(out,
+		       "] CPU0 attaching sched-domain(s):\n"
+		       "[    0.000000]  domain-0: span=0-1 level=SMT\n"
+		       "[    0.000000]   groups: 0:{ span=0 cap=589 }, 1:{ span=1 cap=589 }\n"
+		       "[    0.000000]   domain-1: span=0-3 level=MC\n"
+		       "[    0.000000]    groups: 0:{ span=0-1 cap=1178 }, 2:{ span=2-3 cap=1178 }\n"
+		       "[    0.000000]    domain-2: span=0-7 level=NUMA\n"
+		       "[    0.000000]     groups: 0:{ span=0-3 cap=2356 }, 4:{ span=4-7 cap=2356 }\n"
+		       "[    0.000000] CPU0 balance map: exec=0:SMT,1:MC,4:NUMA fork=0:SMT,1:MC,4:NUMA "
+		       "wake=none\n"
+		       "[    0.000000] CPU0 affine map: 0-1 0:SMT, 2-3 1:MC, 4-7 4:NUMA\n"));
 	ck_assert_ptr_nonnull(strstr(out, "] CPU5 attaching sched-domain(s):\n"
 					  "[    0.000000]  domain-0: span=4-5 level=SMT\n"
 					  "[    0.000000]   groups: 5:{ span=5 cap=589 }, 4:{ span=4 "

@@ -301,10 +301,10 @@ static bool walk_is_whole(const struct sched_topology *t)
 	u64 gen = t->gen;
 	u32 cpu, other;
 
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		const struct sched_domain *sd;
 
-		for_each_domain(t, cpu, sd) {
+		for_each_domain (t, cpu, sd) {
 			const struct sched_group *sg = sd->groups;
 			u32 n = 0;
 

@@ -724,8 +724,8 @@ START_TEST(test_map_segment_unaligned)
 
 	for (size_t i = 0; i < sizeof(file); i++)
 		file[i] = (u8)(i % 251 + 1);
-	ck_assert_int_eq(
-		vm_map_segment(vm, vaddr, 0x3000, file, sizeof(file), PROT_READ | PROT_EXEC), 0);
+	ck_assert_int_eq(vm_map_segment(vm, vaddr, 0x3000, file, sizeof(file), PROT_READ | PROT_EXEC),
+			 0);
 	ck_assert_uint_eq(areas(vm, a, 2), 1);
 	expect_area(&a[0], 0x401000, end, PROT_READ | PROT_EXEC, VMA_SEGMENT);
 	ck_assert_uint_eq(frames(), 4); /* eager */

@@ -44,8 +44,7 @@ struct machine *machine_new(void)
 	return m;
 }
 
-unsigned int machine_add_cpu(struct machine *m, u32 package, u32 core, u32 thread, u32 llc,
-			     u32 node)
+unsigned int machine_add_cpu(struct machine *m, u32 package, u32 core, u32 thread, u32 llc, u32 node)
 {
 	struct machine_cpu *c = &m->cpu[m->nr_cpus];
 
@@ -95,7 +94,7 @@ const char *chain_str(const struct sched_topology *t, u32 cpu)
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for_each_domain(t, cpu, sd)
+	for_each_domain (t, cpu, sd)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%d:%s", len ? " " : "",
 					sd->level, sd->name);
 	return buf;
@@ -109,7 +108,7 @@ const char *groups_str(const struct sched_domain *sd)
 	char span[512];
 
 	buf[0] = '\0';
-	for_each_sd_group(sg, sd) {
+	for_each_sd_group (sg, sd) {
 		cpumask_print(span, sizeof(span), &sg->cpus);
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s/%u", len ? " " : "",
 					span, sg->power);
@@ -121,7 +120,7 @@ struct sched_domain *domain_at(const struct sched_topology *t, u32 cpu, int leve
 {
 	struct sched_domain *sd;
 
-	for_each_domain(t, cpu, sd)
+	for_each_domain (t, cpu, sd)
 		if (sd->level == level)
 			return sd;
 	return NULL;

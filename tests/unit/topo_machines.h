@@ -18,8 +18,7 @@ void topo_test_stop(void);
 struct machine *machine_new(void);
 
 /* Appends a CPU; returns its number. */
-unsigned int machine_add_cpu(struct machine *m, u32 package, u32 core, u32 thread, u32 llc,
-			     u32 node);
+unsigned int machine_add_cpu(struct machine *m, u32 package, u32 core, u32 thread, u32 llc, u32 node);
 
 /* nr nodes, 10 local and `remote` between any two. */
 void machine_set_nodes(struct machine *m, u32 nr, u8 remote);

@@ -175,14 +175,12 @@ static void take_file(const char *path, bool quiet)
 				       "file's size");
 		else if (!quiet)
 			fprintf(stderr,
-				"fulcrum-topo: %s: not an APIC, SRAT or SLIT table; ignored\n",
-				path);
+				"fulcrum-topo: %s: not an APIC, SRAT or SLIT table; ignored\n", path);
 		free(buf);
 		return;
 	}
 	if (len < ACPI_SDT_HEADER_LEN) {
-		snprintf(msg, sizeof(msg), "%zu bytes, too short for an ACPI table header (36)",
-			 len);
+		snprintf(msg, sizeof(msg), "%zu bytes, too short for an ACPI table header (36)", len);
 		complain(path, msg);
 		free(buf);
 		return;
@@ -295,8 +293,8 @@ static void take_memdump(const char *path)
 	have_tables = true;
 	for (int i = 0; i < NR_SLOTS; i++) {
 		u32 count;
-		const struct acpi_table_info *t =
-			acpi_find_table(&tables, slots[i].signature, &count);
+		const struct acpi_table_info *t = acpi_find_table(&tables, slots[i].signature,
+								  &count);
 
 		if (!t)
 			continue;
@@ -473,8 +471,7 @@ int main(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		} else if (strcmp(a, "--boot-apic-id") == 0 && i + 1 < argc) {
-			if (kstrtou64(argv[i + 1], strlen(argv[i + 1]), false, &v) ||
-			    v > 0xFFFFFFFEu)
+			if (kstrtou64(argv[i + 1], strlen(argv[i + 1]), false, &v) || v > 0xFFFFFFFEu)
 				die("%s: %s", argv[i + 1], "not an APIC ID");
 			boot_apic_id = (u32)v;
 			i++;
@@ -541,9 +538,8 @@ int main(int argc, char **argv)
 				take_file(argv[i], false);
 		}
 		if (!slots[SLOT_MADT].data && !slots[SLOT_SRAT].data && !slots[SLOT_SLIT].data)
-			fprintf(stderr,
-				"fulcrum-topo: no APIC, SRAT or SLIT table among the files; "
-				"what follows is the kernel's fallback\n");
+			fprintf(stderr, "fulcrum-topo: no APIC, SRAT or SLIT table among the files; "
+					"what follows is the kernel's fallback\n");
 	}
 	if (acpi_off) {
 		pr_info("ACPI: disabled by acpi=off\n");

@@ -59,7 +59,7 @@ static void json_mask(const struct cpumask *m)
 	u32 cpu;
 
 	printf("\"span\": [");
-	for_each_cpu(cpu, m) {
+	for_each_cpu (cpu, m) {
 		printf("%s%u", first ? "" : ", ", cpu);
 		first = false;
 	}
@@ -82,8 +82,7 @@ static void json_cpu(const struct topo_view *v, bool first, s64 cpu, u32 apic_id
 	json_num_or_null(acpi_uid == ACPI_UID_UNKNOWN ? -1 : (s64)acpi_uid);
 	printf(", \"enabled\": %s, \"online_capable\": %s, \"x2apic\": %s, \"in_madt\": %s, "
 	       "\"node\": ",
-	       json_bool(enabled), json_bool(online_capable), json_bool(x2apic),
-	       json_bool(in_madt));
+	       json_bool(enabled), json_bool(online_capable), json_bool(x2apic), json_bool(in_madt));
 	json_num_or_null(node);
 	if (v->have_layout) {
 		printf(", \"package\": ");
@@ -170,8 +169,7 @@ static void json_madt(const struct acpi_madt_info *md)
 	}
 	printf("  \"madt\": {\n    \"revision\": %u, \"lapic_address\": %llu, "
 	       "\"lapic_address_overridden\": %s,\n    ",
-	       md->revision, (unsigned long long)md->lapic_address,
-	       json_bool(md->lapic_overridden));
+	       md->revision, (unsigned long long)md->lapic_address, json_bool(md->lapic_overridden));
 	n = 0;
 	for (u32 i = 0; i < md->nr_cpus; i++)
 		if (md->cpu[i].enabled)
@@ -187,14 +185,12 @@ static void json_madt(const struct acpi_madt_info *md)
 	       "\"online_capable_disabled_count\": %u,\n    \"duplicate_count\": %u, "
 	       "\"x2apic_count\": %u, \"unknown_entry_count\": %u, "
 	       "\"malformed_entry_count\": %u, \"truncated\": %s,\n    \"io_apics\": [",
-	       md->count.enabled, md->count.disabled, md->count.online_capable,
-	       md->count.duplicates, md->count.x2apic, md->count.unknown, md->count.malformed,
-	       json_bool(md->truncated));
+	       md->count.enabled, md->count.disabled, md->count.online_capable, md->count.duplicates,
+	       md->count.x2apic, md->count.unknown, md->count.malformed, json_bool(md->truncated));
 	for (u32 i = 0; i < md->nr_ioapics; i++)
 		printf("%s{\"id\": %u, \"address\": %u, \"gsi_base\": %u}", i ? ", " : "",
 		       md->ioapic[i].id, md->ioapic[i].address, md->ioapic[i].gsi_base);
-	printf("], \"interrupt_overrides\": %u, \"nmis\": %u\n  },\n", md->nr_overrides,
-	       md->nr_nmis);
+	printf("], \"interrupt_overrides\": %u, \"nmis\": %u\n  },\n", md->nr_overrides, md->nr_nmis);
 }
 
 static void json_srat(const struct acpi_srat_info *s, const struct acpi_machine_notes *notes)
@@ -343,7 +339,7 @@ static void json_domain(const struct sched_domain *sd, bool first)
 	       "\"busy_factor\": %u, \"cache_nice_tries\": %u,\n       \"groups\": [",
 	       sd->imbalance_pct, sd->min_interval, sd->max_interval, sd->busy_factor,
 	       sd->cache_nice_tries);
-	for_each_sd_group(sg, sd) {
+	for_each_sd_group (sg, sd) {
 		printf("%s{\"cpu\": %u, ", sg == sd->groups ? "" : ", ", sg->balance_cpu);
 		json_mask(&sg->cpus);
 		printf(", \"power\": %u, \"capacity\": %u}", sg->power, sg->capacity);
@@ -359,11 +355,11 @@ static void json_domains(const struct sched_topology *t)
 	u32 cpu;
 
 	printf(",\n  \"domains\": [");
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		bool first = true;
 
 		printf("%s\n    {\"cpu\": %u, \"levels\": [", first_cpu ? "" : ",", cpu);
-		for_each_domain(t, cpu, sd) {
+		for_each_domain (t, cpu, sd) {
 			json_domain(sd, first);
 			first = false;
 		}
@@ -407,7 +403,7 @@ static void json_balance_map(const struct sched_topology *t)
 	u32 cpu;
 
 	printf(",\n  \"balance_map\": [");
-	for_each_cpu(cpu, &t->online) {
+	for_each_cpu (cpu, &t->online) {
 		printf("%s\n    {\"cpu\": %u,\n     ", first_cpu ? "" : ",", cpu);
 		json_sbm_type(t, cpu, SBM_EXEC_TYPE, "exec", ",\n     ");
 		json_sbm_type(t, cpu, SBM_FORK_TYPE, "fork", ",\n     ");

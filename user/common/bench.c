@@ -196,9 +196,8 @@ void bench_gate_wait(struct bench_gate *g, long n)
 		if (r < 0)
 			bench_fail("start gate: read: %s", strerror(errno));
 		if (r == 0)
-			bench_fail(
-				"start gate: only %ld of %ld tasks became ready (the others died)",
-				got, n);
+			bench_fail("start gate: only %ld of %ld tasks became ready (the others died)",
+				   got, n);
 		got += r;
 	}
 }
@@ -252,8 +251,7 @@ long bench_reap(long n, const char *what)
 			pid = waitpid(-1, &status, 0);
 		while (pid < 0 && errno == EINTR);
 		if (pid < 0)
-			bench_fail("waitpid: %s (%ld of %ld %s reaped)", strerror(errno), i, n,
-				   what);
+			bench_fail("waitpid: %s (%ld of %ld %s reaped)", strerror(errno), i, n, what);
 		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 			fprintf(stderr, "%s: %s %d: %s\n", bench_name, what, (int)pid,
 				child_describe(status));

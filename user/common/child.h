@@ -43,18 +43,18 @@ void test_sibling(char *buf, size_t size, const char *name);
 int fdprobe_run(int closed_fd, int open_fd);
 int fdprobe_main(int argc, char **argv);
 
-#define EXPECT_EXITED(status, code)                                                                \
-	do {                                                                                       \
-		int s_ = (status);                                                                 \
-		EXPECT(s_ >= 0 && WIFEXITED(s_) && WEXITSTATUS(s_) == (code),                      \
-		       "child: %s, want exit %d", child_describe(s_), (int)(code));                \
+#define EXPECT_EXITED(status, code)                                                 \
+	do {                                                                        \
+		int s_ = (status);                                                  \
+		EXPECT(s_ >= 0 && WIFEXITED(s_) && WEXITSTATUS(s_) == (code),       \
+		       "child: %s, want exit %d", child_describe(s_), (int)(code)); \
 	} while (0)
 
-#define EXPECT_KILLED(status, sig)                                                                 \
-	do {                                                                                       \
-		int s_ = (status);                                                                 \
-		EXPECT(s_ >= 0 && WIFSIGNALED(s_) && WTERMSIG(s_) == (sig),                        \
-		       "child: %s, want killed by %s", child_describe(s_), child_signame(sig));    \
+#define EXPECT_KILLED(status, sig)                                                              \
+	do {                                                                                    \
+		int s_ = (status);                                                              \
+		EXPECT(s_ >= 0 && WIFSIGNALED(s_) && WTERMSIG(s_) == (sig),                     \
+		       "child: %s, want killed by %s", child_describe(s_), child_signame(sig)); \
 	} while (0)
 
 #endif

@@ -38,36 +38,36 @@ const char *report_ret(long ret);
 #define REPORT_NCASES(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Inside a case function: fail the case unless cond holds. */
-#define EXPECT(cond, ...)                                                                          \
-	do {                                                                                       \
-		if (!(cond))                                                                       \
-			return report_why(__VA_ARGS__);                                            \
+#define EXPECT(cond, ...)                               \
+	do {                                            \
+		if (!(cond))                            \
+			return report_why(__VA_ARGS__); \
 	} while (0)
 
 /* A raw system call must fail with exactly -err. */
-#define EXPECT_ERR(expr, err)                                                                      \
-	do {                                                                                       \
-		long e_ = (long)(expr);                                                            \
-		if (e_ != -(long)(err))                                                            \
-			return report_why("%s = %s, want -%s", #expr, report_ret(e_),              \
-					  report_errname(err));                                    \
+#define EXPECT_ERR(expr, err)                                                         \
+	do {                                                                          \
+		long e_ = (long)(expr);                                               \
+		if (e_ != -(long)(err))                                               \
+			return report_why("%s = %s, want -%s", #expr, report_ret(e_), \
+					  report_errname(err));                       \
 	} while (0)
 
 /* expr must equal want. */
-#define EXPECT_EQ(expr, want)                                                                      \
-	do {                                                                                       \
-		long v_ = (long)(expr), w_ = (long)(want);                                         \
-		if (v_ != w_)                                                                      \
-			return report_why("%s = %s, want %ld", #expr, report_ret(v_), w_);         \
+#define EXPECT_EQ(expr, want)                                                              \
+	do {                                                                               \
+		long v_ = (long)(expr), w_ = (long)(want);                                 \
+		if (v_ != w_)                                                              \
+			return report_why("%s = %s, want %ld", #expr, report_ret(v_), w_); \
 	} while (0)
 
 /* A raw system call must succeed (>= 0); evaluates to its result. */
-#define EXPECT_OK(expr)                                                                            \
-	({                                                                                         \
-		long k_ = (long)(expr);                                                            \
-		if (k_ < 0)                                                                        \
-			return report_why("%s = %s", #expr, report_ret(k_));                       \
-		k_;                                                                                \
+#define EXPECT_OK(expr)                                                      \
+	({                                                                   \
+		long k_ = (long)(expr);                                      \
+		if (k_ < 0)                                                  \
+			return report_why("%s = %s", #expr, report_ret(k_)); \
+		k_;                                                          \
 	})
 
 #endif

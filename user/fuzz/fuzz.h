@@ -13,14 +13,14 @@
 #include <stdint.h>
 
 #define FUZZ_MAX_WORKERS  64
-#define FUZZ_RING	  64	/* calls kept per worker for the failure report */
-#define FUZZ_LOG_FD	  1000	/* the worker's console; no generated argument names it */
-#define FUZZ_TICK_SIG	  14	/* SIGALRM: the supervisor's tick, never blocked in a worker */
-#define FUZZ_EXIT_FAULT	  99	/* a worker's status after a real fault of its own */
-#define FUZZ_EXIT_STUCK	  98	/* a worker's child outlived SIGKILL */
-#define FUZZ_MAX_CHILDREN 8	/* live children per worker; the oldest is killed beyond */
-#define FUZZ_POOL	  16	/* descriptors a worker keeps for arguments */
-#define FUZZ_PLAY_PAGES	  64	/* the playground: the only memory a worker may unmap */
+#define FUZZ_RING	  64   /* calls kept per worker for the failure report */
+#define FUZZ_LOG_FD	  1000 /* the worker's console; no generated argument names it */
+#define FUZZ_TICK_SIG	  14   /* SIGALRM: the supervisor's tick, never blocked in a worker */
+#define FUZZ_EXIT_FAULT	  99   /* a worker's status after a real fault of its own */
+#define FUZZ_EXIT_STUCK	  98   /* a worker's child outlived SIGKILL */
+#define FUZZ_MAX_CHILDREN 8    /* live children per worker; the oldest is killed beyond */
+#define FUZZ_POOL	  16   /* descriptors a worker keeps for arguments */
+#define FUZZ_PLAY_PAGES	  64   /* the playground: the only memory a worker may unmap */
 #define FUZZ_PAGE	  4096ul
 
 /* Who makes a call: what gen_sanitise allows depends on it. */
@@ -47,16 +47,16 @@ struct fuzz_rng {
 
 /* The state a worker's generator draws on: its descriptors, memory, peers. */
 struct fuzz_env {
-	int worker;	    /* this worker's number */
-	int nworkers;	    /* workers running (1 when replaying one) */
-	int cpu;	    /* the CPU this worker is pinned to */
+	int worker;		     /* this worker's number */
+	int nworkers;		     /* workers running (1 when replaying one) */
+	int cpu;		     /* the CPU this worker is pinned to */
 	int peers[FUZZ_MAX_WORKERS]; /* the workers' pids */
-	int fds[FUZZ_POOL]; /* pipes, sockets, /dev/null, files, a directory */
+	int fds[FUZZ_POOL];	     /* pipes, sockets, /dev/null, files, a directory */
 	int nfds;
 	int children[FUZZ_MAX_CHILDREN]; /* live children's pids (0: free slot) */
-	char *play;	    /* FUZZ_PLAY_PAGES pages, some unmapped by the calls */
-	char *straddle;	    /* the last page of a mapping whose next page is unmapped */
-	long brk0;	    /* the break at start: brk never goes below it */
+	char *play;			 /* FUZZ_PLAY_PAGES pages, some unmapped by the calls */
+	char *straddle; /* the last page of a mapping whose next page is unmapped */
+	long brk0;	/* the break at start: brk never goes below it */
 	enum fuzz_role role;
 };
 

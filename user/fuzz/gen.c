@@ -59,51 +59,169 @@
 
 /* The numbers Fulcrum implements: half of all calls go to these. */
 static const short implemented[] = {
-	SYS_read, SYS_write, SYS_open, SYS_close, SYS_stat, SYS_fstat, SYS_lstat, SYS_poll,
-	SYS_lseek, SYS_mmap, SYS_mprotect, SYS_munmap, SYS_brk, SYS_rt_sigaction,
-	SYS_rt_sigprocmask, SYS_ioctl, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev,
-	SYS_access, SYS_pipe, SYS_select, SYS_sched_yield, SYS_madvise, SYS_dup, SYS_dup2,
-	SYS_nanosleep, SYS_getpid, SYS_sendto, SYS_recvfrom, SYS_shutdown, SYS_socketpair,
-	SYS_clone, SYS_fork, SYS_vfork, SYS_execve, SYS_exit, SYS_wait4, SYS_kill, SYS_uname,
-	SYS_fcntl, SYS_getcwd, SYS_chdir, SYS_fchdir, SYS_gettimeofday, SYS_getrlimit,
-	SYS_getrusage, SYS_sysinfo, SYS_getuid, SYS_getgid, SYS_geteuid, SYS_getegid,
-	SYS_getppid, SYS_rt_sigpending, SYS_sigaltstack, SYS_getpriority, SYS_setpriority,
-	SYS_sched_setparam, SYS_sched_getparam, SYS_sched_setscheduler, SYS_sched_getscheduler,
-	SYS_sched_get_priority_max, SYS_sched_get_priority_min, SYS_arch_prctl, SYS_setrlimit,
-	SYS_gettid, SYS_tkill, SYS_time, SYS_futex, SYS_sched_setaffinity, SYS_sched_getaffinity,
-	SYS_getdents64, SYS_set_tid_address, SYS_clock_gettime, SYS_clock_getres,
-	SYS_clock_nanosleep, SYS_exit_group, SYS_tgkill, SYS_openat, SYS_newfstatat,
-	SYS_pselect6, SYS_ppoll, SYS_dup3, SYS_pipe2, SYS_prlimit64, SYS_getcpu, SYS_faccessat,
-	SYS_faccessat2, SYS_rt_sigsuspend, SYS_rt_sigtimedwait, SYS_clone3, SYS_execveat,
+	SYS_read,
+	SYS_write,
+	SYS_open,
+	SYS_close,
+	SYS_stat,
+	SYS_fstat,
+	SYS_lstat,
+	SYS_poll,
+	SYS_lseek,
+	SYS_mmap,
+	SYS_mprotect,
+	SYS_munmap,
+	SYS_brk,
+	SYS_rt_sigaction,
+	SYS_rt_sigprocmask,
+	SYS_ioctl,
+	SYS_pread64,
+	SYS_pwrite64,
+	SYS_readv,
+	SYS_writev,
+	SYS_access,
+	SYS_pipe,
+	SYS_select,
+	SYS_sched_yield,
+	SYS_madvise,
+	SYS_dup,
+	SYS_dup2,
+	SYS_nanosleep,
+	SYS_getpid,
+	SYS_sendto,
+	SYS_recvfrom,
+	SYS_shutdown,
+	SYS_socketpair,
+	SYS_clone,
+	SYS_fork,
+	SYS_vfork,
+	SYS_execve,
+	SYS_exit,
+	SYS_wait4,
+	SYS_kill,
+	SYS_uname,
+	SYS_fcntl,
+	SYS_getcwd,
+	SYS_chdir,
+	SYS_fchdir,
+	SYS_gettimeofday,
+	SYS_getrlimit,
+	SYS_getrusage,
+	SYS_sysinfo,
+	SYS_getuid,
+	SYS_getgid,
+	SYS_geteuid,
+	SYS_getegid,
+	SYS_getppid,
+	SYS_rt_sigpending,
+	SYS_sigaltstack,
+	SYS_getpriority,
+	SYS_setpriority,
+	SYS_sched_setparam,
+	SYS_sched_getparam,
+	SYS_sched_setscheduler,
+	SYS_sched_getscheduler,
+	SYS_sched_get_priority_max,
+	SYS_sched_get_priority_min,
+	SYS_arch_prctl,
+	SYS_setrlimit,
+	SYS_gettid,
+	SYS_tkill,
+	SYS_time,
+	SYS_futex,
+	SYS_sched_setaffinity,
+	SYS_sched_getaffinity,
+	SYS_getdents64,
+	SYS_set_tid_address,
+	SYS_clock_gettime,
+	SYS_clock_getres,
+	SYS_clock_nanosleep,
+	SYS_exit_group,
+	SYS_tgkill,
+	SYS_openat,
+	SYS_newfstatat,
+	SYS_pselect6,
+	SYS_ppoll,
+	SYS_dup3,
+	SYS_pipe2,
+	SYS_prlimit64,
+	SYS_getcpu,
+	SYS_faccessat,
+	SYS_faccessat2,
+	SYS_rt_sigsuspend,
+	SYS_rt_sigtimedwait,
+	SYS_clone3,
+	SYS_execveat,
 };
 #define NR_IMPLEMENTED (sizeof(implemented) / sizeof(implemented[0]))
 
 static const unsigned long boundaries[] = {
-	1, 2, 7, 8, 63, 64, 255, 256, 4095, 4096, 4097, 8191, 8192, 65535, 65536, 1ul << 20,
-	(1ul << 31) - 1, 1ul << 31, (1ul << 32) - 1, 1ul << 32, 1ul << 47, (1ul << 63) - 1,
-	1ul << 63, ~0ul, ~0ul - 4095, 0x7fff0000,
+	1,
+	2,
+	7,
+	8,
+	63,
+	64,
+	255,
+	256,
+	4095,
+	4096,
+	4097,
+	8191,
+	8192,
+	65535,
+	65536,
+	1ul << 20,
+	(1ul << 31) - 1,
+	1ul << 31,
+	(1ul << 32) - 1,
+	1ul << 32,
+	1ul << 47,
+	(1ul << 63) - 1,
+	1ul << 63,
+	~0ul,
+	~0ul - 4095,
+	0x7fff0000,
 };
 
 /* Addresses in the kernel half, on its edges and outside canonical space. */
 static const unsigned long kernel_addrs[] = {
 	0xffff800000000000ul, 0xffff800000001000ul, 0xffff800000100000ul, 0xffff880000000000ul,
 	0xffffffff80000000ul, 0xffffffff80100000ul, 0xffffffff80200000ul, 0xfffffffffffff000ul,
-	0x0000800000000000ul, 0x00007ffffffff000ul, 0x00007fffffffffffl, 0x8000000000000000ul,
+	0x0000800000000000ul, 0x00007ffffffff000ul, 0x00007fffffffffffl,  0x8000000000000000ul,
 	0xffff7ffffffff000ul,
 };
 
 static const char *const paths[] = {
-	"/", "/dev/null", "/dev/console", "/etc/motd", "/bin/sh", "/bin/fuzz", "/init",
-	"/proc", "/proc/self", "/proc/schedstat", "/proc/fulcrum/objects", "/tests", ".", "..",
-	"", "/nonexistent", "/etc/motd/", "//bin//sh", "/bin/", "/proc/1/status", "bin",
-	"/tmp/new", "\xff\xfe\x01",
+	"/",
+	"/dev/null",
+	"/dev/console",
+	"/etc/motd",
+	"/bin/sh",
+	"/bin/fuzz",
+	"/init",
+	"/proc",
+	"/proc/self",
+	"/proc/schedstat",
+	"/proc/fulcrum/objects",
+	"/tests",
+	".",
+	"..",
+	"",
+	"/nonexistent",
+	"/etc/motd/",
+	"//bin//sh",
+	"/bin/",
+	"/proc/1/status",
+	"bin",
+	"/tmp/new",
+	"\xff\xfe\x01",
 };
 #define NR_PATHS (sizeof(paths) / sizeof(paths[0]))
 
 /* What a child execs: one that exits at once, ones that are not programs, none. */
 const char *const gen_exec_paths[] = {
-	"/bin/fuzz", "/bin/fuzz", "/nonexistent", "/etc/motd", "/", "/proc/schedstat", "",
-	NULL,
+	"/bin/fuzz", "/bin/fuzz", "/nonexistent", "/etc/motd", "/", "/proc/schedstat", "", NULL,
 };
 
 int gen_known_bugs;
@@ -138,8 +256,8 @@ uint64_t rng_next(struct fuzz_rng *r)
 /* A generator for one call: its values depend on nothing but these four numbers. */
 struct fuzz_rng rng_for(uint64_t seed, uint64_t worker, uint64_t idx, uint64_t salt)
 {
-	struct fuzz_rng r = { seed ^ (worker * 0xd6e8feb86659fd93ull) ^ (idx * 0xa0761d6478bd642full) ^
-			      (salt * 0xe7037ed1a0b428dbull) };
+	struct fuzz_rng r = { seed ^ (worker * 0xd6e8feb86659fd93ull) ^
+			      (idx * 0xa0761d6478bd642full) ^ (salt * 0xe7037ed1a0b428dbull) };
 
 	rng_next(&r);
 	return r;
@@ -298,8 +416,7 @@ static void sanitise_kill(struct fuzz_rng *r, const struct fuzz_env *env, struct
 		c->arg[sig_arg] = below(r, 65);
 }
 
-static void pin_to_playground(struct fuzz_rng *r, const struct fuzz_env *env, long *addr,
-			      long *len)
+static void pin_to_playground(struct fuzz_rng *r, const struct fuzz_env *env, long *addr, long *len)
 {
 	unsigned long page = below(r, FUZZ_PLAY_PAGES), max = (FUZZ_PLAY_PAGES - page) * FUZZ_PAGE;
 
@@ -371,7 +488,8 @@ static int gen_sanitise(struct fuzz_rng *r, const struct fuzz_env *env, struct f
 		if (c->arg[1]) {
 			own_action = own_action0;
 			own_action.mask = rng_next(r);
-			own_action.flags = (own_action.flags & ~(SA_RESTART | SA_RESETHAND | SA_ONSTACK)) |
+			own_action.flags = (own_action.flags &
+					    ~(SA_RESTART | SA_RESETHAND | SA_ONSTACK)) |
 					   (rng_next(r) & (SA_SIGINFO | SA_NODEFER));
 			if (c->arg[0] != FUZZ_TICK_SIG && below(r, 2))
 				own_action.flags |= SA_RESTART;
@@ -436,7 +554,9 @@ static int gen_sanitise(struct fuzz_rng *r, const struct fuzz_env *env, struct f
 		return ACT_CALL;
 	case SYS_sched_setaffinity:
 		if (c->arg[0] == 0 || c->arg[0] == raw0(SYS_getpid) || is_peer(env, c->arg[0]))
-			c->arg[0] = below(r, 2) ? NOPID : env->children[below(r, FUZZ_MAX_CHILDREN)] ?: NOPID;
+			c->arg[0] = below(r, 2)				       ? NOPID :
+				    env->children[below(r, FUZZ_MAX_CHILDREN)] ?:
+										 NOPID;
 		return ACT_CALL;
 	case SYS_arch_prctl:
 		if (c->arg[0] == 0x1001 || c->arg[0] == 0x1002) /* ARCH_SET_GS, ARCH_SET_FS */

@@ -64,8 +64,8 @@ static void log_call(const char *what, const struct fuzz_call *c, int with_ret)
 	if (with_ret)
 		snprintf(ret, sizeof(ret), " = %ld", c->ret);
 	worker_log("fuzz: %s w%d #%u nr=%ld (%#lx, %#lx, %#lx, %#lx, %#lx, %#lx)%s%s\n", what,
-		   ring_worker, c->idx, c->nr, c->arg[0], c->arg[1], c->arg[2], c->arg[3], c->arg[4],
-		   c->arg[5], acts[c->action], ret);
+		   ring_worker, c->idx, c->nr, c->arg[0], c->arg[1], c->arg[2], c->arg[3],
+		   c->arg[4], c->arg[5], acts[c->action], ret);
 }
 
 /* The last FUZZ_RING calls, oldest first; the newest may not have returned. */
@@ -80,8 +80,8 @@ static void ring_dump(void)
 
 static int fault_signal(int sig)
 {
-	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP ||
-	       sig == SIGSYS;
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+	       sig == SIGTRAP || sig == SIGSYS;
 }
 
 static void on_signal(int sig, siginfo_t *si, void *uc)

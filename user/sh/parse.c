@@ -268,8 +268,7 @@ int parse(const char *p, struct line *ln)
 			return -1;
 		if (!pl) {
 			if (ln->n == MAX_PIPELINES) {
-				fprintf(stderr, "sh: too many commands (limit %d)\n",
-					MAX_PIPELINES);
+				fprintf(stderr, "sh: too many commands (limit %d)\n", MAX_PIPELINES);
 				return -1;
 			}
 			pl = &ln->pl[ln->n++];

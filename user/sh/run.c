@@ -162,8 +162,7 @@ static int run_pipeline(struct pipeline *pl)
 	if (expand_pipeline(pl) < 0)
 		return 1;
 	b = find_builtin(pl->cmd[0].argv[0]);
-	if (pl->n == 1 && !pl->background && b &&
-	    (b->in_shell || (!pl->cmd[0].in && !pl->cmd[0].out)))
+	if (pl->n == 1 && !pl->background && b && (b->in_shell || (!pl->cmd[0].in && !pl->cmd[0].out)))
 		return run_builtin(b, pl->cmd[0].argv);
 	fflush(NULL);
 	for (int i = 0; i < pl->n; i++) {

@@ -130,7 +130,8 @@ static int bomb(long workers, long *threads, long *stops, long *eagain, long *pr
 
 int probe_forkbomb(int argc, char **argv)
 {
-	long limit = argc > 1 ? strtol(argv[1], NULL, 10) : 0, workers = sysconf(_SC_NPROCESSORS_ONLN);
+	long limit = argc > 1 ? strtol(argv[1], NULL, 10) : 0,
+	     workers = sysconf(_SC_NPROCESSORS_ONLN);
 	long threads, stops, eagain, procs;
 	struct rlimit rl;
 	struct objects before;
@@ -162,12 +163,13 @@ int probe_forkbomb(int argc, char **argv)
 	if (bomb(workers, &threads, &stops, &eagain, &procs))
 		return probe_fail("forkbomb", "bomb failed");
 	printf("stress forkbomb: height: %ld bomb processes, %ld threads in all (limit %ld); "
-	       "%ld of %ld stops EAGAIN\n", procs, threads, limit, eagain, stops);
+	       "%ld of %ld stops EAGAIN\n",
+	       procs, threads, limit, eagain, stops);
 	if (!objects_back("forkbomb", &before))
 		return probe_fail("forkbomb", "counts are not back");
 	if (threads != limit)
-		return probe_fail("forkbomb", "%ld threads at the height, the limit is %ld", threads,
-				  limit);
+		return probe_fail("forkbomb", "%ld threads at the height, the limit is %ld",
+				  threads, limit);
 	if (eagain != stops)
 		return probe_fail("forkbomb", "only %ld of %ld stops were EAGAIN", eagain, stops);
 	printf("stress forkbomb: PASS: ended in EAGAIN at exactly %ld threads; counts back\n", limit);

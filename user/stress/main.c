@@ -21,11 +21,8 @@ static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
 } probes[] = {
-	{ "procs", probe_procs },
-	{ "threads", probe_threads },
-	{ "forkbomb", probe_forkbomb },
-	{ "oom", probe_oom },
-	{ "populate", probe_populate },
+	{ "procs", probe_procs }, { "threads", probe_threads },	  { "forkbomb", probe_forkbomb },
+	{ "oom", probe_oom },	  { "populate", probe_populate },
 };
 
 int main(int argc, char **argv)

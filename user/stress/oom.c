@@ -22,7 +22,7 @@
 
 #include "stress.h"
 
-#define MiB (1024L * 1024)
+#define MiB  (1024L * 1024)
 #define PAGE 4096L
 
 struct hog {
@@ -211,8 +211,9 @@ int probe_oom(int argc, char **argv)
 	st[2] = wait_end(h[2].pid, 0);
 	by_status = wait_end(by, 0);
 	printf("stress oom: after the third hog: %d MiB hog %s, %d MiB hog %s, %d MiB hog %s, "
-	       "bystander %s\n", (int)h[0].mib, describe(st[0]), (int)h[1].mib, describe(st[1]),
-	       (int)h[2].mib, fails ? "did not finish" : describe(st[2]), describe(by_status));
+	       "bystander %s\n",
+	       (int)h[0].mib, describe(st[0]), (int)h[1].mib, describe(st[1]), (int)h[2].mib,
+	       fails ? "did not finish" : describe(st[2]), describe(by_status));
 	show_now("oom", "the largest gone, the third hog holding 240 MiB");
 	close(release_p[1]);
 	if (st[1] == -1)
@@ -233,13 +234,14 @@ int probe_oom(int argc, char **argv)
 		return probe_fail("oom", "counts are not back");
 	if (fails || st[0] == -1 || !WIFSIGNALED(st[0]) || WTERMSIG(st[0]) != SIGKILL)
 		return probe_fail("oom", "the largest hog was not the one killed");
-	if (st[1] < 0 || !WIFEXITED(st[1]) || WEXITSTATUS(st[1]) || st[2] < 0 || !WIFEXITED(st[2]) ||
-	    WEXITSTATUS(st[2]))
+	if (st[1] < 0 || !WIFEXITED(st[1]) || WEXITSTATUS(st[1]) || st[2] < 0 ||
+	    !WIFEXITED(st[2]) || WEXITSTATUS(st[2]))
 		return probe_fail("oom", "another hog died too");
 	if (by_status < 0 || !WIFEXITED(by_status) || WEXITSTATUS(by_status) || touches <= 0)
 		return probe_fail("oom", "the bystander did not live through it");
 	printf("stress oom: PASS: the largest (pid %d, %ld MiB) killed, the others and the bystander "
-	       "lived; counts back\n", h[0].pid, h[0].mib);
+	       "lived; counts back\n",
+	       h[0].pid, h[0].mib);
 	return 0;
 }
 
@@ -284,7 +286,8 @@ int probe_populate(int argc, char **argv)
 	hog_st[0] = wait_end(h[0].pid, 0);
 	hog_st[1] = wait_end(h[1].pid, 0);
 	printf("stress populate: 240 MiB MAP_POPULATE child: %s (0: ENOMEM, then 1 MiB worked; "
-	       "3: it succeeded); hogs %s, %s\n", describe(st), describe(hog_st[0]),
+	       "3: it succeeded); hogs %s, %s\n",
+	       describe(st), describe(hog_st[0]),
 	       hog_st[1] == -1 ? "still alive" : describe(hog_st[1]));
 	close(release_p[1]);
 	for (int i = 0; i < 2; i++) {

@@ -119,7 +119,8 @@ int probe_procs(int argc, char **argv)
 		return probe_fail("procs", "counts are not back");
 	if (bad || born != n || reaped != n ||
 	    objects_get(&peak, "processes") < objects_get(&before, "processes") + n)
-		return probe_fail("procs", "%ld asked for, %ld alive at once, %ld reaped (some failed)", n,
+		return probe_fail("procs",
+				  "%ld asked for, %ld alive at once, %ld reaped (some failed)", n,
 				  born, reaped);
 	printf("stress procs: PASS: %ld processes alive at once, all reaped\n", n);
 	return 0;

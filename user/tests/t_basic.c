@@ -527,8 +527,7 @@ static const char *clock_monotonic(void)
 		EXPECT_EQ(raw2(SYS_clock_gettime, CLOCK_MONOTONIC, &b), 0);
 		EXPECT(b.tv_nsec >= 0 && b.tv_nsec < NSEC_PER_SEC, "tv_nsec %ld", b.tv_nsec);
 		EXPECT(b.tv_sec > a.tv_sec || (b.tv_sec == a.tv_sec && b.tv_nsec >= a.tv_nsec),
-		       "went back: %ld.%09ld -> %ld.%09ld", a.tv_sec, a.tv_nsec, b.tv_sec,
-		       b.tv_nsec);
+		       "went back: %ld.%09ld -> %ld.%09ld", a.tv_sec, a.tv_nsec, b.tv_sec, b.tv_nsec);
 		a = b;
 	}
 	/* the libc path (vDSO on Linux) agrees in direction */
@@ -678,8 +677,7 @@ static const char *setaffinity_follows(void)
 		EXPECT((int)now == cpu, "pinned to cpu %d, after yield on %u", cpu, now);
 		cpu_set_t back;
 		CPU_ZERO(&back); /* the kernel writes only its mask's bytes (32 on Linux and Fulcrum) */
-		EXPECT(raw3(SYS_sched_getaffinity, 0, sizeof(back), &back) > 0,
-		       "getaffinity failed");
+		EXPECT(raw3(SYS_sched_getaffinity, 0, sizeof(back), &back) > 0, "getaffinity failed");
 		EXPECT(CPU_EQUAL(&back, &one), "getaffinity does not show the pinned mask");
 	}
 	EXPECT_EQ(raw3(SYS_sched_setaffinity, 0, sizeof(orig), &orig), 0);
@@ -925,8 +923,7 @@ static const char *mmap_einval(void)
 	EXPECT_ERR(raw6(SYS_mmap, 0x10000001, PAGE, PROT_READ,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0),
 		   EINVAL);
-	EXPECT_ERR(raw6(SYS_mmap, 0, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 100),
-		   EINVAL);
+	EXPECT_ERR(raw6(SYS_mmap, 0, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 100), EINVAL);
 	EXPECT_ERR(raw2(SYS_munmap, 0x10000001, PAGE), EINVAL);
 	EXPECT_ERR(raw2(SYS_munmap, 0x10000000, 0), EINVAL);
 	EXPECT_ERR(raw3(SYS_mprotect, 0x10000001, PAGE, PROT_READ), EINVAL);

@@ -46,9 +46,8 @@ static void do_fault(const char *mode)
 	} else if (strcmp(mode, "ud") == 0) {
 		__asm__ volatile("ud2");
 	} else if (strcmp(mode, "div") == 0) {
-		__asm__ volatile(
-			"xor %%edx, %%edx\n\tmov $1, %%eax\n\txor %%ecx, %%ecx\n\tdiv %%ecx" ::
-				: "rax", "rcx", "rdx");
+		__asm__ volatile("xor %%edx, %%edx\n\tmov $1, %%eax\n\txor %%ecx, %%ecx\n\tdiv %%ecx" ::
+					 : "rax", "rcx", "rdx");
 	} else if (strcmp(mode, "gp") == 0) {
 		(void)*(volatile long *)BAD_PTR_NONCANON;
 	} else if (strcmp(mode, "exec-nx") == 0) {
@@ -114,8 +113,8 @@ int main(int argc, char **argv)
 	/* the machine and this process go on: a plain child still works */
 	int status = run_mode("none");
 	report_case("after_faults",
-		    status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 2
-			    ? NULL
-			    : report_why("child: %s, want exit 2", child_describe(status)));
+		    status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 2 ?
+			    NULL :
+			    report_why("child: %s, want exit 2", child_describe(status)));
 	return report_done("t_fault");
 }

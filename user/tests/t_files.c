@@ -66,8 +66,8 @@ static const struct fixture_entry fixture_tree[] = {
 };
 
 /* The top-level names getdents must list, "." and ".." included. */
-static const char *const top_names[] = { ".", "..", "hello.txt", "tool", "link", "loop", "sub",
-					 "sublink" };
+static const char *const top_names[] = { ".",	 "..",	 "hello.txt", "tool",
+					 "link", "loop", "sub",	      "sublink" };
 
 static char self_abs[PATH_MAX];	 /* this program, absolute */
 static char fixture[PATH_MAX];	 /* the tree, absolute */
@@ -122,7 +122,8 @@ static int make_tree(void)
 				return -1;
 		} else {
 			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
-			if (fd < 0 || write(fd, e->data, strlen(e->data)) != (ssize_t)strlen(e->data) ||
+			if (fd < 0 ||
+			    write(fd, e->data, strlen(e->data)) != (ssize_t)strlen(e->data) ||
 			    fchmod(fd, e->mode) || close(fd))
 				return -1;
 		}
@@ -200,7 +201,8 @@ static const char *fixture_matches(void)
 		fx(path, e->name);
 		EXPECT_OK(raw2(SYS_lstat, path, &st));
 		if (e->kind == 'l') {
-			EXPECT(S_ISLNK(st.st_mode), "%s: mode %o, want a symlink", e->name, st.st_mode);
+			EXPECT(S_ISLNK(st.st_mode), "%s: mode %o, want a symlink", e->name,
+			       st.st_mode);
 			EXPECT_EQ(st.st_size, strlen(e->data));
 			continue;
 		}
@@ -689,8 +691,8 @@ static long read_dents(long fd, unsigned int count, struct dent *out, int max, c
 			size_t want = (19 + len + 1 + 7) & ~7ul;
 
 			if (d->d_reclen != want || at + d->d_reclen > got) {
-				*why = report_why("%s: d_reclen %u, want %zu", d->d_name, d->d_reclen,
-						  want);
+				*why = report_why("%s: d_reclen %u, want %zu", d->d_name,
+						  d->d_reclen, want);
 				return -1000;
 			}
 			if (n < max) {
@@ -758,8 +760,8 @@ static const char *getdents_resume(void)
 		long r, got;
 
 		if (strcmp(all[k].name, one[k].name) || all[k].off != one[k].off) {
-			why = report_why("entry %ld: %s/%ld, then %s/%ld", k, all[k].name, all[k].off,
-					 one[k].name, one[k].off);
+			why = report_why("entry %ld: %s/%ld, then %s/%ld", k, all[k].name,
+					 all[k].off, one[k].name, one[k].off);
 			break;
 		}
 		/* lseek to an entry's d_off resumes after it. */
@@ -1034,7 +1036,8 @@ static const char *madvise_hints_free(void)
 	EXPECT(p != NULL, "mmap failed");
 	for (int i = 0; i < 4; i++) {
 		EXPECT_EQ(raw3(SYS_madvise, p, 2 * PAGE, hints[i]), 0);
-		EXPECT(p[0] == 0x5a && p[2 * PAGE - 1] == 0x5a, "advice %d changed the data", hints[i]);
+		EXPECT(p[0] == 0x5a && p[2 * PAGE - 1] == 0x5a, "advice %d changed the data",
+		       hints[i]);
 	}
 	/* MADV_FREE: the data may stay or be zeros, and the page stays usable. */
 	EXPECT_EQ(raw3(SYS_madvise, p, PAGE, MADV_FREE), 0);
@@ -1279,8 +1282,8 @@ static const char *ppoll_cases(void)
 	ts = (struct timespec){ 10, 0 };
 	r[1] = raw5(SYS_ppoll, fds, 2, &ts, NULL, 0);
 	EXPECT_EQ(r[1], 1);
-	EXPECT(fds[1].revents == POLLOUT && fds[0].revents == 0, "revents %#x %#x",
-	       fds[0].revents, fds[1].revents);
+	EXPECT(fds[1].revents == POLLOUT && fds[0].revents == 0, "revents %#x %#x", fds[0].revents,
+	       fds[1].revents);
 	EXPECT(ts.tv_sec <= 10 && ts.tv_sec >= 5 && ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000,
 	       "time left %ld.%09ld of 10 s", ts.tv_sec, ts.tv_nsec);
 	r[2] = raw5(SYS_ppoll, fds, 2, NULL, NULL, 3); /* no mask: its size is not looked at */
@@ -1313,7 +1316,7 @@ static void on_usr(int sig)
 	handled++;
 }
 
-static void catch(int sig, int flags)
+static void catch (int sig, int flags)
 {
 	struct sigaction sa;
 
@@ -1352,7 +1355,7 @@ static const char *masked_wait_interrupted(bool use_ppoll)
 	long r;
 
 	EXPECT_OK(raw2(SYS_pipe2, p, O_CLOEXEC));
-	catch(SIGUSR1, SA_RESTART);
+	catch (SIGUSR1, SA_RESTART);
 	set_mask(old);
 	handled = 0;
 	raw2(SYS_kill, raw0(SYS_getpid), SIGUSR1);
@@ -1406,7 +1409,7 @@ static const char *ppoll_mask_blocks(void)
 	long r;
 
 	EXPECT_OK(raw2(SYS_pipe2, p, O_CLOEXEC));
-	catch(SIGUSR2, 0);
+	catch (SIGUSR2, 0);
 	set_mask(0);
 	handled = 0;
 	pid = fork();
@@ -1506,8 +1509,8 @@ int main(int argc, char **argv)
 	if (raw2(SYS_getcwd, start_cwd, sizeof(start_cwd)) < 0)
 		snprintf(start_cwd, sizeof(start_cwd), "/");
 	if (find_fixture()) {
-		report_case("fixture", report_why("no t_files_tree beside %s and none could be made",
-						  self_abs));
+		report_case("fixture",
+			    report_why("no t_files_tree beside %s and none could be made", self_abs));
 		remove_tree();
 		return report_done("t_files");
 	}

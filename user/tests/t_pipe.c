@@ -553,8 +553,8 @@ static const char *bulk_1mib(void)
 		uint32_t s = 1;
 		raw1(SYS_close, p[0]);
 		for (long sent = 0; sent < BULK_BYTES;) {
-			long n = BULK_BYTES - sent < (long)sizeof(buf) ? BULK_BYTES - sent
-								       : (long)sizeof(buf);
+			long n = BULK_BYTES - sent < (long)sizeof(buf) ? BULK_BYTES - sent :
+									 (long)sizeof(buf);
 			for (long i = 0; i < n; i++)
 				buf[i] = stream_byte(&s);
 			if (raw_write_all(p[1], buf, (size_t)n))

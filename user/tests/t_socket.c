@@ -117,8 +117,7 @@ static const char *send_dontwait_full(void)
 		EXPECT(n > 0, "send = %s", report_ret(n));
 		total += n;
 	}
-	EXPECT(total > 0 && total < 100000l * (long)sizeof(chunk), "never EAGAIN (%ld bytes)",
-	       total);
+	EXPECT(total > 0 && total < 100000l * (long)sizeof(chunk), "never EAGAIN (%ld bytes)", total);
 	EXPECT_EQ(poll1(sv[0], POLLOUT, 0), 0);
 	/* the peer drains it all: room again */
 	long drained = 0, n;
@@ -388,8 +387,8 @@ static int send_stream(int fd, uint32_t seed)
 	static unsigned char buf[6007];
 
 	for (long sent = 0; sent < BULK_BYTES;) {
-		long n = BULK_BYTES - sent < (long)sizeof(buf) ? BULK_BYTES - sent
-							       : (long)sizeof(buf);
+		long n = BULK_BYTES - sent < (long)sizeof(buf) ? BULK_BYTES - sent :
+								 (long)sizeof(buf);
 		for (long i = 0; i < n; i++)
 			buf[i] = stream_byte(&seed);
 		if (raw_write_all(fd, buf, (size_t)n))

@@ -74,8 +74,9 @@ static const char *rusage_keeps_exited_threads(void)
 	EXPECT((long)ret >= 1, "the thread counted %ld voluntary switches", (long)ret);
 	EXPECT_EQ(raw2(SYS_getrusage, RUSAGE_SELF, &after), 0);
 	/* the exited thread's switches stay in the process's total */
-	EXPECT(after.ru_nvcsw - before.ru_nvcsw >= (long)ret, "RUSAGE_SELF grew by %ld, the thread had %ld",
-	       after.ru_nvcsw - before.ru_nvcsw, (long)ret);
+	EXPECT(after.ru_nvcsw - before.ru_nvcsw >= (long)ret,
+	       "RUSAGE_SELF grew by %ld, the thread had %ld", after.ru_nvcsw - before.ru_nvcsw,
+	       (long)ret);
 	return NULL;
 }
 
@@ -426,8 +427,8 @@ __asm__(".text\n"
 	"1:	ret\n"
 	".size raw_clone, .-raw_clone\n");
 
-#define CLONE_THREAD_FLAGS                                                                         \
-	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |        \
+#define CLONE_THREAD_FLAGS                                                                  \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
 	 CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
 
 static char clone_stack[65536] __attribute__((aligned(16)));
@@ -455,9 +456,8 @@ static const char *raw_clone_flags(void)
 	seen_tid = seen_pid = seen_marker = 0;
 	ptid_word = 0;
 	ctid_word = -1;
-	long tid =
-		raw_clone(CLONE_THREAD_FLAGS, clone_stack + sizeof(clone_stack), (int *)&ptid_word,
-			  (int *)&ctid_word, clone_tls, clone_child, (void *)0);
+	long tid = raw_clone(CLONE_THREAD_FLAGS, clone_stack + sizeof(clone_stack),
+			     (int *)&ptid_word, (int *)&ctid_word, clone_tls, clone_child, (void *)0);
 	EXPECT(tid > 0, "clone = %s", report_ret(tid));
 	/* CLONE_PARENT_SETTID: written before clone returns in the parent */
 	EXPECT(ptid_word == tid, "parent tid word %d, want %ld", ptid_word, tid);
@@ -503,8 +503,7 @@ static const char *futex_timeout(void)
 	volatile int word = 0;
 	long t0 = mono_ns();
 
-	EXPECT_ERR(futex(&word, FUTEX_WAIT | FUTEX_PRIVATE, 0, TS(0, 10 * NSEC_PER_MSEC)),
-		   ETIMEDOUT);
+	EXPECT_ERR(futex(&word, FUTEX_WAIT | FUTEX_PRIVATE, 0, TS(0, 10 * NSEC_PER_MSEC)), ETIMEDOUT);
 	long waited = mono_ns() - t0;
 	EXPECT(waited >= 10 * NSEC_PER_MSEC, "timed out after %ld ns, before 10 ms", waited);
 	EXPECT_ERR(futex(&word, FUTEX_WAIT, 0, TS(0, 1000)), ETIMEDOUT);

@@ -36,8 +36,8 @@ extern char **environ;
 #define CLONE_VFORK   0x00004000
 #define CLONE_THREAD  0x00010000
 
-#define WORKERS	      8	  /* processes doing vfork at once */
-#define VFORKS	      250 /* vfork + _exit cycles each */
+#define WORKERS 8   /* processes doing vfork at once */
+#define VFORKS	250 /* vfork + _exit cycles each */
 
 static void sleep_ms(long ms)
 {
@@ -181,15 +181,16 @@ static const char *clone_thread_vfork(void)
 		long tid;
 
 		vfork_thread_tid = 0;
-		tid = raw5(SYS_clone, CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_VFORK, 0, 0, 0,
-			   0);
+		tid = raw5(SYS_clone, CLONE_VM | CLONE_SIGHAND | CLONE_THREAD | CLONE_VFORK, 0, 0,
+			   0, 0);
 		if (tid == 0) {
 			vfork_thread_tid = raw0(SYS_gettid);
 			raw1(SYS_exit, 0); /* this thread only */
 		}
 		EXPECT(tid > 0, "clone(CLONE_THREAD|CLONE_VFORK) = %s", report_ret(tid));
-		EXPECT(vfork_thread_tid == tid, "returned before the thread ran (it saw %ld, want %ld)",
-		       vfork_thread_tid, tid);
+		EXPECT(vfork_thread_tid == tid,
+		       "returned before the thread ran (it saw %ld, want %ld)", vfork_thread_tid,
+		       tid);
 	}
 	return NULL;
 }
@@ -213,7 +214,7 @@ static void __attribute__((noreturn)) vfork_child_hold(int ready, int hold_rd, i
 
 struct held {
 	int ready[2]; /* the vfork child -> whoever waits for it */
-	int hold[2];  /* the vfork child blocks reading hold[0] until hold[1] is closed everywhere */
+	int hold[2]; /* the vfork child blocks reading hold[0] until hold[1] is closed everywhere */
 };
 
 static int held_open(struct held *h)

@@ -26,19 +26,51 @@ static size_t console_len;
 static void *ram;
 static size_t ram_size;
 
-unsigned long arch_irq_save(void) { return 0; }
-void arch_irq_restore(unsigned long flags) { (void)flags; }
-void arch_irq_enable(void) {}
-void arch_irq_disable(void) {}
-void arch_cpu_relax(void) {}
-void arch_wait_for_interrupt(void) {}
-void arch_halt(void) { abort(); }
-unsigned int arch_stop_other_cpus(void) { return 0; }
-void arch_qemu_exit(enum machine_exit_status status) { (void)status; }
+unsigned long arch_irq_save(void)
+{
+	return 0;
+}
+void arch_irq_restore(unsigned long flags)
+{
+	(void)flags;
+}
+void arch_irq_enable(void)
+{
+}
+void arch_irq_disable(void)
+{
+}
+void arch_cpu_relax(void)
+{
+}
+void arch_wait_for_interrupt(void)
+{
+}
+void arch_halt(void)
+{
+	abort();
+}
+unsigned int arch_stop_other_cpus(void)
+{
+	return 0;
+}
+void arch_qemu_exit(enum machine_exit_status status)
+{
+	(void)status;
+}
 
-u64 arch_clock_ns(void) { return fake_clock_ns; }
-u64 arch_cycles(void) { return __builtin_ia32_rdtsc(); } /* the host's: cost measurements only */
-u64 arch_tsc_hz(void) { return 1000000000; }
+u64 arch_clock_ns(void)
+{
+	return fake_clock_ns;
+}
+u64 arch_cycles(void)
+{
+	return __builtin_ia32_rdtsc();
+} /* the host's: cost measurements only */
+u64 arch_tsc_hz(void)
+{
+	return 1000000000;
+}
 
 void arch_console_write(const char *s, size_t len)
 {
@@ -51,7 +83,10 @@ void arch_console_write(const char *s, size_t len)
 	console_buf[console_len] = '\0';
 }
 
-const char *fake_console_text(void) { return console_buf; }
+const char *fake_console_text(void)
+{
+	return console_buf;
+}
 
 void fake_console_reset(void)
 {
@@ -61,7 +96,8 @@ void fake_console_reset(void)
 
 void *fake_ram_init(size_t size)
 {
-	ram = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ram = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		   -1, 0);
 	if (ram == MAP_FAILED)
 		abort();
 	ram_size = size;
@@ -78,9 +114,19 @@ void fake_ram_free(void)
 }
 
 /* CPUs: the test says which CPU "runs" (fake_cpu_id); every CPU counts as online. */
-unsigned int arch_cpu_id(void) { return fake_cpu_id; }
-bool arch_cpu_online(unsigned int cpu) { return cpu < MAX_CPUS; }
-void arch_send_reschedule(unsigned int cpu) { (void)cpu; fake_reschedule_ipis++; }
+unsigned int arch_cpu_id(void)
+{
+	return fake_cpu_id;
+}
+bool arch_cpu_online(unsigned int cpu)
+{
+	return cpu < MAX_CPUS;
+}
+void arch_send_reschedule(unsigned int cpu)
+{
+	(void)cpu;
+	fake_reschedule_ipis++;
+}
 
 /*
  * A context switch on the host switches nothing: the scheduler's books
@@ -109,7 +155,10 @@ u64 arch_cpu_timer_ticks(unsigned int cpu)
 	return fake_clock_ns / 4000000;
 }
 
-void arch_show_interrupted(void) { printk(KERN_EMERG "Call Trace:\n <host>\n"); }
+void arch_show_interrupted(void)
+{
+	printk(KERN_EMERG "Call Trace:\n <host>\n");
+}
 
 void arch_show_task_trace(const struct arch_context *ctx, const void *stack, u64 size)
 {

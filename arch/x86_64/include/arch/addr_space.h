@@ -16,17 +16,17 @@
  * unmapped so NULL-ish pointers fault, and so does the last page below the
  * canonical hole (a syscall there would return to a non-canonical RIP).
  */
-#define USER_ADDR_MIN 0x10000UL
-#define USER_ADDR_END 0x7ffffffff000UL
-#define USER_STACK_TOP 0x7ffffffde000UL
+#define USER_ADDR_MIN	0x10000UL
+#define USER_ADDR_END	0x7ffffffff000UL
+#define USER_STACK_TOP	0x7ffffffde000UL
 #define USER_STACK_SIZE (8UL << 20) /* reserved below USER_STACK_TOP, made on demand */
 
 /* Linux's protection bits (mmap, mprotect); vm.c may define the same. */
 #ifndef PROT_READ
-#define PROT_NONE 0
-#define PROT_READ 1
+#define PROT_NONE  0
+#define PROT_READ  1
 #define PROT_WRITE 2
-#define PROT_EXEC 4
+#define PROT_EXEC  4
 #endif
 
 struct arch_mm {

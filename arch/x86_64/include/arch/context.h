@@ -13,10 +13,10 @@
 struct fpu_state;
 
 struct arch_context {
-	u64 rsp;	/* callee-saved registers and the return address sit on the stack here */
-	u64 stack_top;	/* ring-3 entries land here (TSS.rsp0); 0 (boot, idle): keep the CPU's */
-	u64 fs_base;	/* the thread's FS base (arch_set_fs_base) */
-	struct fpu_state *fpu;	/* a user thread's x87/SSE state (arch/fpu.h); NULL: none */
+	u64 rsp;       /* callee-saved registers and the return address sit on the stack here */
+	u64 stack_top; /* ring-3 entries land here (TSS.rsp0); 0 (boot, idle): keep the CPU's */
+	u64 fs_base;   /* the thread's FS base (arch_set_fs_base) */
+	struct fpu_state *fpu; /* a user thread's x87/SSE state (arch/fpu.h); NULL: none */
 };
 
 /*

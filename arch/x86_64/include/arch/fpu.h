@@ -21,8 +21,8 @@ struct fpu_state {
 	u16 fop;
 	u64 rip, rdp;
 	u32 mxcsr, mxcsr_mask;
-	u8 st[8][16];	    /* x87/MMX registers, 16 bytes each */
-	u8 xmm[16][16];	    /* xmm0-15 */
+	u8 st[8][16];	/* x87/MMX registers, 16 bytes each */
+	u8 xmm[16][16]; /* xmm0-15 */
 	u8 reserved2[48];
 	u8 sw_reserved[48]; /* XSAVE's software area: zero here (no extended state) */
 } __attribute__((aligned(16)));
@@ -34,8 +34,8 @@ _Static_assert(__builtin_offsetof(struct fpu_state, xmm) == 160, "FXSAVE xmm0");
 _Static_assert(__builtin_offsetof(struct fpu_state, sw_reserved) == 464, "FXSAVE sw area");
 
 /* The state after FNINIT plus the SSE default: every exception masked, round to nearest. */
-#define FPU_DEFAULT_FCW 0x37f
-#define FPU_DEFAULT_MXCSR 0x1f80
+#define FPU_DEFAULT_FCW	       0x37f
+#define FPU_DEFAULT_MXCSR      0x1f80
 /* MXCSR bits every SSE CPU accepts when FXSAVE reports a mask of 0 (no DAZ). */
 #define FPU_MXCSR_MASK_DEFAULT 0xffbf
 

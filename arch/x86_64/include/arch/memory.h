@@ -8,8 +8,8 @@
 #include "lib/types.h"
 
 #define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
-#define PAGE_MASK (~(PAGE_SIZE - 1))
+#define PAGE_SIZE  (1UL << PAGE_SHIFT)
+#define PAGE_MASK  (~(PAGE_SIZE - 1))
 
 /* Highest physical address the paging code can map (MAXPHYADDR = 52). */
 #define PHYS_ADDR_LIMIT (1ULL << 52)

@@ -80,20 +80,19 @@ static inline void user_regs_clear_syscall(struct user_regs *r)
 /* si_code values of the fault signals (Linux's). */
 #define ARCH_SEGV_MAPERR 1
 #define ARCH_SEGV_ACCERR 2
-#define ARCH_ILL_ILLOPN 2
-#define ARCH_FPE_INTDIV 1
-#define ARCH_FPE_FLTINV 7
-#define ARCH_BUS_ADRALN 1
-#define ARCH_TRAP_BRKPT 1
-#define ARCH_SI_KERNEL 0x80
+#define ARCH_ILL_ILLOPN	 2
+#define ARCH_FPE_INTDIV	 1
+#define ARCH_FPE_FLTINV	 7
+#define ARCH_BUS_ADRALN	 1
+#define ARCH_TRAP_BRKPT	 1
+#define ARCH_SI_KERNEL	 0x80
 
 /*
  * The siginfo of an exception from ring 3: its si_code, and si_addr (the
  * faulting address for a page fault, the instruction for #UD, #DE, x87 and
  * SIMD errors, 0 for #GP as Linux reports it).
  */
-static inline int arch_user_fault_code(int vector, u64 error_code, u64 fault_addr, u64 rip,
-				       u64 *addr)
+static inline int arch_user_fault_code(int vector, u64 error_code, u64 fault_addr, u64 rip, u64 *addr)
 {
 	*addr = 0;
 	switch (vector) {

@@ -51,13 +51,20 @@ static inline long user_regs_syscall_nr(const struct user_regs *r)
 static inline long user_regs_arg(const struct user_regs *r, int i)
 {
 	switch (i) {
-	case 0: return (long)r->rdi;
-	case 1: return (long)r->rsi;
-	case 2: return (long)r->rdx;
-	case 3: return (long)r->r10;
-	case 4: return (long)r->r8;
-	case 5: return (long)r->r9;
-	default: return 0;
+	case 0:
+		return (long)r->rdi;
+	case 1:
+		return (long)r->rsi;
+	case 2:
+		return (long)r->rdx;
+	case 3:
+		return (long)r->r10;
+	case 4:
+		return (long)r->r8;
+	case 5:
+		return (long)r->r9;
+	default:
+		return 0;
 	}
 }
 
@@ -92,8 +99,8 @@ static inline void user_regs_set_sp(struct user_regs *r, uintptr_t sp)
 
 /* Page-fault error-code bits the decoding below reads. */
 #define ARCH_PF_PRESENT 0x1
-#define ARCH_PF_WRITE 0x2
-#define ARCH_PF_INSTR 0x10
+#define ARCH_PF_WRITE	0x2
+#define ARCH_PF_INSTR	0x10
 
 /*
  * A page fault vm_fault may resolve: a missing page, or a write to a
@@ -114,16 +121,16 @@ static inline bool arch_user_fault_is_page(int vector, u64 error_code, bool *wri
 static inline int arch_user_fault_signal(int vector)
 {
 	switch (vector) {
-	case 0:	 /* divide error */
-	case 16: /* x87 error */
-	case 19: /* SIMD error */
+	case 0:		  /* divide error */
+	case 16:	  /* x87 error */
+	case 19:	  /* SIMD error */
 		return 8; /* SIGFPE */
-	case 1:	 /* debug */
-	case 3:	 /* int3 */
+	case 1:		  /* debug */
+	case 3:		  /* int3 */
 		return 5; /* SIGTRAP */
 	case 6:
 		return 4; /* SIGILL */
-	case 17: /* alignment check */
+	case 17:	  /* alignment check */
 		return 7; /* SIGBUS */
 	default:
 		return 11; /* SIGSEGV */
@@ -136,28 +143,42 @@ static inline const char *arch_user_fault_cause(int vector, u64 error_code)
 	bool present = error_code & ARCH_PF_PRESENT;
 
 	switch (vector) {
-	case 0: return "divide error";
-	case 1: return "debug trap";
-	case 3: return "breakpoint";
-	case 4: return "overflow";
-	case 5: return "bound range exceeded";
-	case 6: return "invalid opcode";
-	case 7: return "device not available";
-	case 11: return "segment not present";
-	case 12: return "stack segment fault";
-	case 13: return "general protection fault";
-	case 16: return "x87 floating-point error";
-	case 17: return "alignment check";
-	case 19: return "SIMD floating-point error";
+	case 0:
+		return "divide error";
+	case 1:
+		return "debug trap";
+	case 3:
+		return "breakpoint";
+	case 4:
+		return "overflow";
+	case 5:
+		return "bound range exceeded";
+	case 6:
+		return "invalid opcode";
+	case 7:
+		return "device not available";
+	case 11:
+		return "segment not present";
+	case 12:
+		return "stack segment fault";
+	case 13:
+		return "general protection fault";
+	case 16:
+		return "x87 floating-point error";
+	case 17:
+		return "alignment check";
+	case 19:
+		return "SIMD floating-point error";
 	case ARCH_FAULT_PAGE:
 		if (error_code & ARCH_PF_INSTR)
-			return present ? "page fault (exec, protection)"
-				       : "page fault (exec, not present)";
+			return present ? "page fault (exec, protection)" :
+					 "page fault (exec, not present)";
 		if (error_code & ARCH_PF_WRITE)
-			return present ? "page fault (write, protection)"
-				       : "page fault (write, not present)";
+			return present ? "page fault (write, protection)" :
+					 "page fault (write, not present)";
 		return present ? "page fault (read, protection)" : "page fault (read, not present)";
-	default: return "exception";
+	default:
+		return "exception";
 	}
 }
 
