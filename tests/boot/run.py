@@ -219,7 +219,7 @@ def halted_after(*texts):
 # The fuzzer and the bad-input probes fail on any of these.
 KERNEL_TROUBLE = re.compile(r"BUG:|WARNING|Oops|Kernel panic|PANIC:|\[#\d+\]|"
                             r"sched_verify: \d+ checks, [1-9]\d* violations|"
-                            r"(?:soft|hard)lockup|hung task|blocked for more than")
+                            r"soft lockup - CPU#|hard LOCKUP|blocked for more than")
 
 
 def kernel_healthy(log, ctx):
@@ -678,7 +678,7 @@ BAD_ELF_NAMES = ["empty", "garbage", "elf-magic-only", "header-cut", "half", "ph
 
 def registered_options():
     """[(name, kind)] for every BOOT_OPTION_* in the sources, kind BOOL, INT, SIZE, STRING or LIST."""
-    opt = re.compile(r'BOOT_OPTION_(BOOL|INT|SIZE|STRING|LIST)\(\s*\w+,\s*"([^"]+)"', re.S)
+    opt = re.compile(r'BOOT_OPTION_(BOOL|INT|SIZE|STRING|LIST)(?:_FN)?\(\s*\w+,\s*"([^"]+)"', re.S)
     found = []
     for top in ("kernel", "arch"):
         for d, _, names in os.walk(os.path.join(TOP, top)):
@@ -693,7 +693,7 @@ def registered_options():
 HARNESS_OPTIONS = {"qemu_exit", "noinit", "init"}
 ABSURD = {  # kind -> (value a, value b): far out of range, the wrong type, empty, signs, suffixes
     "BOOL": ("maybe", "=1"),
-    "INT": ("99999999999999999999999999", "-0x8000000000000001"),
+    "INT": ("999999999999999999999", "-0x8000000000000001"),  # 21 digits: past 2^64
     "SIZE": ("18446744073709551616K", "-1E"),
     "STRING": ("\x7f\x7f\x7f", ""),
     "LIST": (",,,,", ""),  # (a ktest name that does not exist fails the run, as it should)
