@@ -244,8 +244,15 @@ static bool start_active_balance(struct rq *busiest, u32 this_cpu, bool *started
 	return allowed;
 }
 
-/* Moves what env says from busiest, both locks taken here; returns tasks moved. */
-static int pull_from(struct lb_env *env, struct rq *busiest)
+/*
+ * Moves what env says from busiest, both locks taken here; returns tasks
+ * moved. Tasks moved to another CPU than this_cpu (the one balancing, on
+ * behalf of its group) make that CPU reschedule, as 3.8's load_balance()
+ * does: it may be busy, and would otherwise not weigh the newcomer
+ * against its running task before its own next tick -- by which time the
+ * balancer of another group may have taken the newcomer away again.
+ */
+static int pull_from(struct lb_env *env, struct rq *busiest, u32 this_cpu)
 {
 	unsigned long flags = arch_irq_save();
 	int moved;
@@ -256,6 +263,8 @@ static int pull_from(struct lb_env *env, struct rq *busiest)
 	env->loop = 0;
 	env->loop_max = MIN((u32)SCHED_NR_MIGRATE, busiest->nr_running);
 	moved = move_tasks(env);
+	if (moved && env->dst_cpu != this_cpu)
+		resched_curr(env->dst_rq);
 	double_rq_unlock(env->dst_rq, busiest);
 	arch_irq_restore(flags);
 	return moved;
@@ -300,7 +309,7 @@ redo:
 		env.flags |= LBF_ALL_PINNED;
 		env.src_cpu = busiest->cpu;
 		env.src_rq = busiest;
-		ld_moved += pull_from(&env, busiest);
+		ld_moved += pull_from(&env, busiest, this_cpu);
 		/*
 		 * Some tasks could not come here but could go to another CPU of
 		 * our group, on whose behalf we balance: try once per CPU there.
@@ -310,7 +319,7 @@ redo:
 			env.dst_cpu = env.new_dst_cpu;
 			env.dst_rq = cpu_rq(env.new_dst_cpu);
 			env.flags &= ~LBF_SOME_PINNED;
-			ld_moved += pull_from(&env, busiest);
+			ld_moved += pull_from(&env, busiest, this_cpu);
 		}
 		/* Nothing there may come to us: try the next busiest queue. */
 		if (env.flags & LBF_ALL_PINNED) {

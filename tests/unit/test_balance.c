@@ -292,6 +292,106 @@ START_TEST(test_group_imbalance_forces_a_pull)
 }
 END_TEST
 
+/* --------------------------------------------------------- pulling for a sibling */
+
+/*
+ * Two cores of two threads, CPUs {0,1} and {2,3}; tasks allowed on CPUs 1
+ * and 2 only: one on CPU 1, two on CPU 2 (one running, one waiting).
+ * Returns the waiting one.
+ */
+static struct task *three_on_cpus_1_and_2(void)
+{
+	struct cpumask mask = CPUMASK_EMPTY;
+	struct task *waiting;
+
+	bsim_start(machine_grid(1, 2, 2, 1));
+	bsim_task(1);
+	bsim_task(2);
+	bsim_task(2);
+	cpumask_set_range(&mask, 1, 3);
+	for (u32 i = 0; i < 3; i++)
+		ck_assert_int_eq(set_cpus_allowed(bsim_tasks[i], &mask), 0);
+	sim_schedule(1);
+	sim_schedule(2);
+	bsim_publish();
+	waiting = sim_curr(2) == bsim_tasks[1] ? bsim_tasks[2] : bsim_tasks[1];
+	waiting->exec_start = cpu_rq(2)->clock_task - 2 * sysctl_sched_migration_cost; /* cold */
+	return waiting;
+}
+
+/*
+ * Idle CPU 0 balances the MC level for its core: the waiting task may not
+ * run on CPU 0, so it goes to CPU 1, the other CPU of CPU 0's group
+ * (LBF_SOME_PINNED). CPU 1 is busy and will not look at its queue before
+ * its own next tick, so the balancer must ask it to reschedule, as 3.8's
+ * load_balance() does when it moved load for another CPU; then the newcomer,
+ * at CPU 1's min_vruntime, runs there.
+ */
+START_TEST(test_pull_for_another_cpu_of_the_group_reschedules_it)
+{
+	struct task *waiting = three_on_cpus_1_and_2(), *running = sim_curr(1);
+
+	ck_assert(!cpu_rq(1)->need_resched);
+	ck_assert_int_eq(bsim_balance_on(0, bsim_sd_named(0, "MC"), CPU_IDLE), 1);
+	ck_assert_uint_eq(task_cpu(waiting), 1);
+	ck_assert_uint_eq(cpu_rq(0)->nr_running, 0);
+	ck_assert(cpu_rq(1)->need_resched);
+	sim_schedule(1);
+	ck_assert_ptr_eq(sim_curr(1), waiting);
+	ck_assert_ptr_ne(running, waiting);
+	bsim_stop();
+}
+END_TEST
+
+static void tick_at(u32 cpu, u64 ns)
+{
+	fake_clock_ns = ns;
+	sim_tick(cpu);
+	for (u32 c = 0; c < sched_nr_cpus(); c++)
+		if (cpu_rq(c)->need_resched)
+			sim_schedule(c);
+}
+
+/*
+ * The same three tasks over 2 s of 4 ms ticks, the CPUs' ticks in the
+ * order a 16-CPU boot under icount gave them: CPU 1's, then idle CPU 0's
+ * and idle CPU 3's (each pulls the waiting task to its busy sibling), then
+ * CPU 2's. The waiting task spends only the 0.15 ms between the idle CPUs'
+ * ticks on CPU 1, never at CPU 1's tick; unless the pulls reschedule CPU 1,
+ * its task runs alone for good and the other two share CPU 2 (500, 250 and
+ * 250 per mille). Each must get a third of the time, within 5%.
+ */
+START_TEST(test_three_tasks_on_two_cores_share_evenly)
+{
+	const u64 period = 4000000, settle = 100000000, measure = 2000000000;
+	u64 start[3], share[3], total = 0, t0;
+
+	three_on_cpus_1_and_2();
+	t0 = fake_clock_ns;
+	for (u64 t = 0; t < settle + measure; t += period) {
+		if (t == settle)
+			for (u32 i = 0; i < 3; i++)
+				start[i] = task_sched_runtime(bsim_tasks[i]);
+		tick_at(1, t0 + t + 1200000);
+		tick_at(0, t0 + t + 1600000);
+		tick_at(3, t0 + t + 1750000);
+		tick_at(2, t0 + t + 3500000);
+	}
+	fake_clock_ns = t0 + settle + measure;
+	for (u32 i = 0; i < 3; i++) {
+		share[i] = task_sched_runtime(bsim_tasks[i]) - start[i];
+		total += share[i];
+	}
+	for (u32 i = 0; i < 3; i++) {
+		share[i] = share[i] * 1000 / total;
+		ck_assert_msg(share[i] >= 333 * 95 / 100 && share[i] <= 333 * 105 / 100,
+			      "task %u got %llu per mille (ideal 333)", i,
+			      (unsigned long long)share[i]);
+	}
+	bsim_stop();
+}
+END_TEST
+
 /* ---------------------------------------------------------------- new-idle */
 
 START_TEST(test_newidle_pulls_one_task)
@@ -447,6 +547,8 @@ Suite *balance_suite(void)
 	tcase_add_test(rules, test_idle_cpu_leaves_a_group_at_capacity);
 	tcase_add_test(rules, test_prefer_sibling_spreads_to_the_idle_package);
 	tcase_add_test(rules, test_group_imbalance_forces_a_pull);
+	tcase_add_test(rules, test_pull_for_another_cpu_of_the_group_reschedules_it);
+	tcase_add_test(spread, test_three_tasks_on_two_cores_share_evenly);
 	tcase_add_test(rules, test_newidle_pulls_one_task);
 	tcase_add_test(rules, test_newidle_skipped_when_avg_idle_short);
 	suite_add_tcase(s, rules);
