@@ -9,7 +9,9 @@
 # EXTRA=dir/ adds dir's files at the initrd's root (dir/bin/foo -> /bin/foo).
 # EXTRA_KERNEL_C="a.c b.c" links more kernel sources in, e.g. a scheduling
 # class or placement variant kept outside kernel/ (they register themselves);
-# give such a build its own BUILD=build/name.
+# give such a build its own BUILD=build/name. SPINLOCK_DEBUG=1 makes
+# spinlocks record their owner CPU (for assert_rq_held under SCHED_VERIFY;
+# the unit tests always build so).
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -18,6 +20,7 @@
 CROSS ?=
 CMDLINE ?=
 EXTRA_KERNEL_C ?=
+SPINLOCK_DEBUG ?=
 QEMU_OPTS ?=
 PRESET ?= default
 FUZZ_TIME ?= 60
@@ -287,7 +290,7 @@ KCFLAGS := -std=gnu11 -O2 -g -ffreestanding -fno-builtin -nostdinc \
 	-fno-optimize-sibling-calls -fno-delete-null-pointer-checks -fno-strict-aliasing \
 	-fno-asynchronous-unwind-tables -fno-common \
 	-Wall -Wextra -Werror -Wno-unused-parameter -Wmissing-prototypes -Wstrict-prototypes \
-	-Wshadow -Wpointer-arith -Wvla \
+	-Wshadow -Wpointer-arith -Wvla $(if $(SPINLOCK_DEBUG),-DSPINLOCK_DEBUG) \
 	-Ikernel -Iarch/x86_64/include -MMD -MP
 NASMFLAGS := -f elf64 -g -F dwarf -w+error=all -MD
 LDFLAGS := -nostdlib -n -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
@@ -533,7 +536,7 @@ UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
 $(call check-sources,UNIT_KERNEL_C)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/unit/%.o,$(UNIT_KERNEL_C) $(UNIT_TEST_C))
 
-UNIT_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+UNIT_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -DSPINLOCK_DEBUG \
 	-fno-sanitize-recover=undefined -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itests/unit -Itests/unit/fake -MMD -MP \
 	$(shell pkg-config --cflags check 2>/dev/null)

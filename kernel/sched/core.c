@@ -23,6 +23,7 @@
 
 #include "cmdline.h"
 #include "lib/errno.h"
+#include "lib/printf.h"
 #include "lib/string.h"
 #include "mm/heap.h"
 #include "mm/page_alloc.h"
@@ -131,21 +132,9 @@ static void note_picked(struct rq *rq, struct task *p)
 	rq->stats.pcount++;
 }
 
-u64 update_curr_common(struct rq *rq)
-{
-	struct task *curr = rq->curr;
-	u64 now = rq->clock_task, delta = now - curr->exec_start;
-
-	if ((s64)delta <= 0)
-		return 0;
-	curr->sum_exec_runtime += delta;
-	curr->exec_start = now;
-	rq->stats.rq_cpu_time += delta; /* schedstat: time tasks ran here */
-	return delta;
-}
-
 void activate_task(struct rq *rq, struct task *p, int flags)
 {
+	assert_rq_held(rq);
 	p->sched_class->enqueue_task(rq, p, flags);
 	p->on_rq = 1;
 	rq->nr_running++;
@@ -154,6 +143,7 @@ void activate_task(struct rq *rq, struct task *p, int flags)
 
 void deactivate_task(struct rq *rq, struct task *p, int flags)
 {
+	assert_rq_held(rq);
 	p->sched_class->dequeue_task(rq, p, flags);
 	p->on_rq = 0;
 	rq->nr_running--;
@@ -186,6 +176,8 @@ static void check_preempt_curr(struct rq *rq, struct task *p, int wake_flags)
 
 void move_queued_task(struct rq *src, struct rq *dst, struct task *p)
 {
+	assert_rq_held(src);
+	assert_rq_held(dst);
 	deactivate_task(src, p, 0);
 	set_task_cpu(p, dst->cpu);
 	activate_task(dst, p, 0);
@@ -337,6 +329,7 @@ struct task *sched_pick_next(struct rq *rq, bool preempt)
 	struct task *prev = rq->curr, *next;
 	u64 *switch_count = &prev->stats.nr_involuntary_switches;
 
+	assert_rq_held(rq);
 	update_rq_clock(rq);
 	rq->last_schedule = rq->clock;
 	rq->stats.sched_count++;
@@ -646,6 +639,7 @@ void __sched_setclass(struct rq *rq, struct task *p, const struct sched_class *c
 	const struct sched_class *old = p->sched_class;
 	bool queued = p->on_rq, running = task_running(rq, p);
 
+	assert_rq_held(rq);
 	if (old == class)
 		return;
 	update_rq_clock(rq);
@@ -767,9 +761,7 @@ static struct task *idle_task_create(u32 cpu)
 	cpumask_clear(&t->cpus_allowed);
 	cpumask_set_cpu(cpu, &t->cpus_allowed);
 	t->nr_cpus_allowed = 1;
-	t->comm[7] = '/';
-	t->comm[8] = (char)('0' + cpu % 10); /* "swapper/N" for small N, as in Linux */
-	t->comm[9] = '\0';
+	ksnprintf(t->comm, sizeof(t->comm), "swapper/%u", cpu); /* as in Linux */
 	t->pid = 0;
 	return t;
 }

@@ -442,7 +442,11 @@ static void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
 	bool scale = cfs_rq->nr_running >= sched_nr_latency;
 	bool next_buddy_marked = false;
 
-	if (curr == rq->idle) { /* fair beats idle (reached directly from move_queued_task) */
+	/*
+	 * The core settles an idle or lower-class curr itself and calls this
+	 * only for a fair curr; a direct caller may still pass an idle CPU.
+	 */
+	if (curr == rq->idle) {
 		resched_curr(rq);
 		return;
 	}

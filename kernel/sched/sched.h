@@ -117,6 +117,27 @@ struct rq {
 	struct rq_sched_stats stats;
 };
 
+/*
+ * The core's run-time accounting, which every class calls to charge the
+ * running task (from its update_curr, task_tick, put_prev_task ...): rq
+ * lock held, rq->curr the task being charged. Advances rq->curr's
+ * sum_exec_runtime and exec_start to rq->clock_task, counts the time in
+ * rq's schedstat, and returns the ns charged (0 if the clock did not
+ * move). Inline: it runs several times per context switch.
+ */
+static inline u64 update_curr_common(struct rq *rq)
+{
+	struct task *curr = rq->curr;
+	u64 now = rq->clock_task, delta = now - curr->exec_start;
+
+	if ((s64)delta <= 0)
+		return 0;
+	curr->sum_exec_runtime += delta;
+	curr->exec_start = now;
+	rq->stats.rq_cpu_time += delta; /* schedstat: time tasks ran here */
+	return delta;
+}
+
 /* Why the core calls a class's balance operation. */
 enum sched_balance_why {
 	/*
@@ -254,15 +275,6 @@ struct sched_class {
 		(type *)(void *)(p)->class_priv;                                              \
 	})
 #define sched_priv_task(priv) container_of((void *)(priv), struct task, class_priv)
-
-/*
- * The core's run-time accounting, which every class calls to charge the
- * running task (from its update_curr, task_tick, put_prev_task ...): rq
- * lock held, rq->curr the task being charged. Advances rq->curr's
- * sum_exec_runtime and exec_start to rq->clock_task, counts the time in
- * rq's schedstat, and returns the ns charged (0 if the clock did not move).
- */
-u64 update_curr_common(struct rq *rq);
 
 /*
  * Moves p to class (the watchdog's fallback, the stopper's adoption):
@@ -473,6 +485,19 @@ int fair_verify(struct rq *rq);
  * anywhere else; an idle pick finds nothing queued. Counted with the rest.
  */
 void sched_verify_pick(struct rq *rq, struct task *prev, struct task *next);
+
+/*
+ * Under SCHED_VERIFY: checks that this CPU holds rq->lock, as the caller's
+ * contract says (pr_err naming the function, counted with the other
+ * checks). Otherwise one predictable branch. Whether another CPU holds it
+ * is known only in a SPINLOCK_DEBUG build (lib/spinlock.h).
+ */
+#define assert_rq_held(rq)                                    \
+	do {                                                  \
+		if (sched_feat(SCHED_VERIFY))                 \
+			sched_verify_rq_held((rq), __func__); \
+	} while (0)
+void sched_verify_rq_held(struct rq *rq, const char *func);
 
 /* Counts one invariant check; ok false counts a violation too. */
 void sched_verify_count(bool ok);

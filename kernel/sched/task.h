@@ -1,7 +1,9 @@
 /*
- * struct task: one schedulable thread (kernel threads now, user processes
- * later) and the calls other subsystems make on tasks: create, sleep,
- * wake, exit. The scheduler's internals are in kernel/sched/sched.h.
+ * struct task: one schedulable thread -- a kernel thread, or a thread of
+ * a user process (kernel/proc hangs its state off proc) -- and the calls
+ * other subsystems make on tasks: create, sleep, wake, exit (task.c for
+ * their lives, core.c for scheduling). The scheduler's internals are in
+ * kernel/sched/sched.h.
  */
 #ifndef FULCRUM_SCHED_TASK_H
 #define FULCRUM_SCHED_TASK_H

@@ -314,14 +314,14 @@ static inline bool cpus_share_cache(const struct sched_topology *t, u32 a, u32 b
 int sched_topology_rebuild(const struct machine *m, const struct cpumask *online);
 
 /*
- * Called by each CPU from its scheduler tick, idle loop and context
- * switch, holding no pointer into any generation outside a read section
- * (rules 2 and 3 above): records that this CPU has seen the current
- * generation, and frees retired generations whose grace period is over.
- * Any context, interrupts included; never waits. A CPU that has not
- * called it yet counts as a reader that has not reported, so grace periods
- * wait for it; after sched_topology_cpu_offline() it must call this before
- * it reads again.
+ * Called by each CPU from its timer tick (kernel_timer_tick, after the
+ * scheduler's) and its idle loop, holding no pointer into any generation
+ * outside a read section (rules 2 and 3 above): records that this CPU has
+ * seen the current generation, and frees retired generations whose grace
+ * period is over. Any context, interrupts included; never waits. A CPU
+ * that has not called it yet counts as a reader that has not reported, so
+ * grace periods wait for it; after sched_topology_cpu_offline() it must
+ * call this before it reads again.
  */
 void sched_topology_quiescent(u32 cpu);
 

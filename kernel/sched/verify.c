@@ -58,3 +58,13 @@ void sched_verify_totals(u64 *checks, u64 *violations)
 	*checks = __atomic_load_n(&verify_checks, __ATOMIC_RELAXED);
 	*violations = __atomic_load_n(&verify_violations, __ATOMIC_RELAXED);
 }
+
+void sched_verify_rq_held(struct rq *rq, const char *func)
+{
+	bool ok = spin_held_here(&rq->lock);
+
+	if (!ok)
+		pr_err("sched: cpu%u: %s called without cpu%u's rq->lock held\n", arch_cpu_id(),
+		       func, rq->cpu);
+	sched_verify_count(ok);
+}

@@ -143,6 +143,52 @@ START_TEST(test_setclass_moves_tasks_both_ways)
 }
 END_TEST
 
+/* Idle tasks are named swapper/N with the whole CPU number. */
+START_TEST(test_idle_tasks_are_swapper_n)
+{
+	sim_start(12);
+	ck_assert_str_eq(cpu_rq(0)->idle->comm, "swapper/0");
+	ck_assert_str_eq(cpu_rq(9)->idle->comm, "swapper/9");
+	ck_assert_str_eq(cpu_rq(11)->idle->comm, "swapper/11");
+	sim_stop();
+}
+END_TEST
+
+/*
+ * Under SCHED_VERIFY (the sims' default) an operation whose contract says
+ * "rq lock held" complains when called without it, or with the lock held
+ * by another CPU, and is silent with it held here.
+ */
+START_TEST(test_rq_lock_assertion)
+{
+	struct rq *rq;
+	u64 checks, violations_before, violations;
+
+	sim_start(2);
+	rq = cpu_rq(0);
+	sched_verify_totals(&checks, &violations_before);
+	fake_console_reset();
+	__sched_setclass(rq, rq->idle, &idle_sched_class); /* a no-op but for the check */
+	ck_assert_ptr_nonnull(strstr(fake_console_text(),
+				     "__sched_setclass called without cpu0's rq->lock held"));
+	fake_console_reset();
+	fake_cpu_id = 1; /* CPU 1 holds CPU 0's lock */
+	spin_lock(&rq->lock);
+	fake_cpu_id = 0;
+	__sched_setclass(rq, rq->idle, &idle_sched_class); /* a no-op but for the check */
+	ck_assert_ptr_nonnull(strstr(fake_console_text(), "without cpu0's rq->lock held"));
+	spin_unlock(&rq->lock);
+	fake_console_reset();
+	spin_lock(&rq->lock);
+	__sched_setclass(rq, rq->idle, &idle_sched_class); /* a no-op but for the check */
+	spin_unlock(&rq->lock);
+	ck_assert_str_eq(fake_console_text(), "");
+	sched_verify_totals(&checks, &violations);
+	ck_assert_uint_eq(violations - violations_before, 2);
+	sim_stop();
+}
+END_TEST
+
 Suite *sched_class_suite(void)
 {
 	Suite *s = suite_create("sched_class");
@@ -153,6 +199,8 @@ Suite *sched_class_suite(void)
 	tcase_add_test(reg, test_class_without_name_is_refused);
 	suite_add_tcase(s, reg);
 	tcase_add_test(move, test_setclass_moves_tasks_both_ways);
+	tcase_add_test(move, test_idle_tasks_are_swapper_n);
+	tcase_add_test(move, test_rq_lock_assertion);
 	tcase_set_timeout(move, 60);
 	suite_add_tcase(s, move);
 	return s;
