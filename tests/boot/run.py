@@ -559,6 +559,11 @@ USER_TESTS += [
                 "ended in EAGAIN at exactly 1000 threads; counts back"),
     stress_test("populate", "", "MAP_POPULATE beyond free memory fails with ENOMEM and kills nobody",
                 "MAP_POPULATE beyond free memory failed with ENOMEM, nobody killed; counts back"),
+    stress_test("tlb", "", "munmap and MADV_DONTNEED while 7 CPUs store into the pages: every store after "
+                "munmap faults, no freed frame is written", "no store after munmap or MADV_DONTNEED reached a "
+                "freed page; counts back"),
+    stress_test("stack", "", "user stack overflows: SIGSEGV kills, or its handler runs on the sigaltstack; "
+                "counts back", "10 overflows of each kind, each ended as on Linux; counts back"),
 ]
 
 
