@@ -41,6 +41,17 @@ int copy_to_user(void *udst, const void *src, size_t n)
 	return uaccess_copy(udst, src, n) ? -EFAULT : 0;
 }
 
+size_t copy_to_user_prefix(void *udst, const void *src, size_t n)
+{
+	uintptr_t a = (uintptr_t)udst;
+
+	if (!n || !access_ok(udst, 1))
+		return 0;
+	/* Never past the end of user space: what lies before it is still written. */
+	n = MIN((u64)n, USER_ADDR_END - a);
+	return n - uaccess_copy(udst, src, n);
+}
+
 long strncpy_from_user(char *dst, const char *usrc, size_t size)
 {
 	u64 room, n;

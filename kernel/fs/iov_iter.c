@@ -35,13 +35,14 @@ void iov_iter_kernel(struct iov_iter *it, void *buf, size_t len)
 	it->kernel = true;
 }
 
-static int copy_out(const struct iov_iter *it, void *dst, const void *src, size_t n)
+/* Bytes copied: n, or fewer if user memory ran out of pages on the way. */
+static size_t copy_out(const struct iov_iter *it, void *dst, const void *src, size_t n)
 {
 	if (it->kernel) {
 		memcpy(dst, src, n);
-		return 0;
+		return n;
 	}
-	return copy_to_user(dst, src, n);
+	return copy_to_user_prefix(dst, src, n);
 }
 
 static int copy_in(const struct iov_iter *it, void *dst, const void *src, size_t n)
@@ -134,7 +135,7 @@ void iov_iter_advance(struct iov_iter *it, size_t n)
 
 size_t copy_to_iter(const void *src, size_t n, struct iov_iter *it)
 {
-	size_t done = 0;
+	size_t done = 0, put;
 
 	n = MIN(n, it->count);
 	while (done < n) {
@@ -142,12 +143,13 @@ size_t copy_to_iter(const void *src, size_t n, struct iov_iter *it)
 
 		skip_empty(it);
 		chunk = MIN(n - done, it->iov[0].iov_len - it->iov_offset);
-		if (copy_out(it, (char *)it->iov[0].iov_base + it->iov_offset,
-			     (const char *)src + done, chunk))
-			break;
-		it->iov_offset += chunk;
-		it->count -= chunk;
-		done += chunk;
+		put = copy_out(it, (char *)it->iov[0].iov_base + it->iov_offset,
+			       (const char *)src + done, chunk);
+		it->iov_offset += put;
+		it->count -= put;
+		done += put;
+		if (put < chunk)
+			break; /* the bytes before the fault count, as on Linux */
 	}
 	skip_empty(it);
 	return done;

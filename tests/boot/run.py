@@ -409,7 +409,8 @@ def watchdog_test(name, doc, cmdline, checks, preset="smt", **kw):
 # The user test programs (user/tests/*.c): each prints PASS/FAIL lines per
 # case and a summary. In QEMU they run as init's program; the cases that
 # pass when the same binary runs on this host's Linux must pass there too.
-USER_PROGRAMS = ["t_basic", "t_proc", "t_pipe", "t_socket", "t_thread", "t_fault", "t_limits", "t_files"]
+USER_PROGRAMS = ["t_basic", "t_proc", "t_pipe", "t_socket", "t_thread", "t_fault", "t_limits", "t_files",
+                 "t_efault"]
 CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+)", re.M)
 _host_results = {}
 _host_lock = threading.Lock()
@@ -557,6 +558,11 @@ USER_TESTS += [
                 "ended in EAGAIN at exactly 1000 threads; counts back"),
     stress_test("populate", "", "MAP_POPULATE beyond free memory fails with ENOMEM and kills nobody",
                 "MAP_POPULATE beyond free memory failed with ENOMEM, nobody killed; counts back"),
+    stress_test("tlb", "", "munmap and MADV_DONTNEED while 7 CPUs store into the pages: every store after "
+                "munmap faults, no freed frame is written", "no store after munmap or MADV_DONTNEED reached a "
+                "freed page; counts back"),
+    stress_test("stack", "", "user stack overflows: SIGSEGV kills, or its handler runs on the sigaltstack; "
+                "counts back", "10 overflows of each kind, each ended as on Linux; counts back"),
 ]
 
 

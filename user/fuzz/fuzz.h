@@ -66,7 +66,6 @@ struct fuzz_rng rng_for(uint64_t seed, uint64_t worker, uint64_t idx, uint64_t s
 void gen_call(struct fuzz_rng *r, const struct fuzz_env *env, struct fuzz_call *c);
 void gen_init_buffers(void);
 extern const char *const gen_exec_paths[];
-extern int gen_known_bugs; /* --known-bugs: do not keep the known ones out (gen.c) */
 
 /* worker.c */
 void worker_install_handlers(void);

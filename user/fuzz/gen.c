@@ -34,11 +34,9 @@
  *   - sched_setaffinity keeps the worker's own CPU; arch_prctl may not set
  *     FS or GS; close_range starts above the log descriptor;
  *   - no argument may name the log descriptor (FUZZ_LOG_FD).
- * Known bugs other engineers are fixing (issue 12) are kept out unless
- * --known-bugs is given (gen_known_bugs): a child's clone gets no exit
- * signal but SIGCHLD (an orphan's other exit signal kills init), no
- * CLONE_VFORK together with CLONE_THREAD (the caller waits for good), and a
- * vfork child exits at once (a vfork parent ignores SIGKILL while it waits).
+ * Nothing is kept out for a known kernel bug: a child's clone carries any
+ * flags and exit signal, CLONE_VFORK with CLONE_THREAD included, and a
+ * vfork child goes on making calls in its parent's memory.
  *
  * In a child, only reboot is skipped; kill/tkill/tgkill aim as in a worker
  * (itself, its own children, a peer with a signal a worker handles, or a
@@ -223,8 +221,6 @@ static const char *const paths[] = {
 const char *const gen_exec_paths[] = {
 	"/bin/fuzz", "/bin/fuzz", "/nonexistent", "/etc/motd", "/", "/proc/schedstat", "", NULL,
 };
-
-int gen_known_bugs;
 
 /* Written only by the kernel and read by nobody: the target of out-pointers. */
 static char scratch[8 * FUZZ_PAGE] __attribute__((aligned(4096)));
@@ -458,11 +454,6 @@ static int gen_sanitise(struct fuzz_rng *r, const struct fuzz_env *env, struct f
 		return ACT_CALL;
 	}
 	if (!worker) {
-		if (c->nr == SYS_clone && !gen_known_bugs) {
-			c->arg[0] = (c->arg[0] & ~0xffl) | (below(r, 2) ? SIGCHLD : 0);
-			if (c->arg[0] & CLONE_THREAD)
-				c->arg[0] &= ~CLONE_VFORK;
-		}
 		if (c->nr == SYS_execve || c->nr == SYS_execveat) {
 			int p = c->nr == SYS_execve ? 0 : 1;
 

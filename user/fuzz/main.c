@@ -6,7 +6,6 @@
  *   fuzz --seed S --calls N [--workers W]     W workers, N calls each
  *   fuzz --seed S --worker K --calls N        replay worker K alone
  *        [--keep 0-99,200] [--trace]          only these calls; print each
- *        [--known-bugs]                       do not keep the known bugs out (gen.c)
  *   fuzz --fault-storm MS                     (a test) children faulting on every CPU
  *
  * Prints "fuzz: seed S ..." first, a line per worker, then
@@ -32,7 +31,7 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: fuzz --seed S --calls N [--workers W] [--worker K] [--keep RANGES] "
-			"[--trace] [--known-bugs]\n");
+			"[--trace]\n");
 	exit(2);
 }
 
@@ -119,8 +118,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (!strcmp(a, "--trace") || !strcmp(a, "--known-bugs")) {
-			*(a[2] == 't' ? &trace : &gen_known_bugs) = 1;
+		if (!strcmp(a, "--trace")) {
+			trace = 1;
 			continue;
 		}
 		if (!v)

@@ -192,10 +192,6 @@ static long do_call(struct fuzz_env *env, struct fuzz_call *c)
 	long r = raw_syscall6(c->nr, c->arg[0], c->arg[1], c->arg[2], c->arg[3], c->arg[4],
 			      c->arg[5]);
 
-	/* A vfork child (the known bugs kept out) leaves at once, as Linux programs do. */
-	if (env->role == ROLE_CHILD && r == 0 && !gen_known_bugs &&
-	    (c->nr == SYS_vfork || (c->nr == SYS_clone && (c->arg[0] & CLONE_VFORK))))
-		raw1(SYS_exit, 0);
 	/* A child's own new processes, so its kills can aim at them. */
 	if (env->role == ROLE_CHILD && r > 0 &&
 	    (c->nr == SYS_fork || c->nr == SYS_vfork || c->nr == SYS_clone)) {

@@ -9,6 +9,10 @@
  *   stress oom               memory hogs until RAM runs out: the largest is killed, a
  *                            small bystander touching a fresh page every 5 ms survives
  *   stress populate          MAP_POPULATE larger than free memory fails with ENOMEM
+ *   stress tlb [ROUNDS]      munmap and MADV_DONTNEED while threads on every other CPU
+ *                            store into the pages: no store lands after they went
+ *   stress stack [N]         user stack overflows, with and without a sigaltstack, in a
+ *                            thread: SIGSEGV as on Linux, the stacks given back
  *
  * Each one ends with every /proc/fulcrum/objects count back where it was.
  */
@@ -22,7 +26,8 @@ static const struct {
 	int (*run)(int argc, char **argv);
 } probes[] = {
 	{ "procs", probe_procs }, { "threads", probe_threads },	  { "forkbomb", probe_forkbomb },
-	{ "oom", probe_oom },	  { "populate", probe_populate },
+	{ "oom", probe_oom },	  { "populate", probe_populate }, { "tlb", probe_tlb },
+	{ "stack", probe_stack },
 };
 
 int main(int argc, char **argv)
@@ -31,6 +36,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; argc > 1 && i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (strcmp(argv[1], probes[i].name) == 0)
 			return probes[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "usage: stress procs|threads|forkbomb|oom|populate [args]\n");
+	fprintf(stderr, "usage: stress procs|threads|forkbomb|oom|populate|tlb|stack [args]\n");
 	return 2;
 }

@@ -9,20 +9,7 @@
 #ifndef USER_STRESS_H
 #define USER_STRESS_H
 
-#define MAX_COUNTS 32
-
-/* /proc/fulcrum/objects at one moment: "name value" lines. */
-struct objects {
-	int n;
-	char name[MAX_COUNTS][32];
-	long long value[MAX_COUNTS];
-};
-
-/* Reads the file; 0, or -1 (after a message) if it cannot. */
-int objects_take(struct objects *o);
-
-/* One count by name, or -1. */
-long long objects_get(const struct objects *o, const char *name);
+#include "objects.h"
 
 /*
  * Waits (up to about 5 s, for tasks that go after their last switch and
@@ -43,5 +30,7 @@ int probe_threads(int argc, char **argv);
 int probe_forkbomb(int argc, char **argv);
 int probe_oom(int argc, char **argv);
 int probe_populate(int argc, char **argv);
+int probe_tlb(int argc, char **argv);
+int probe_stack(int argc, char **argv);
 
 #endif

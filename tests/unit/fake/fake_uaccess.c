@@ -44,6 +44,11 @@ int copy_to_user(void *udst, const void *src, size_t n)
 	return 0;
 }
 
+size_t copy_to_user_prefix(void *udst, const void *src, size_t n)
+{
+	return copy_to_user(udst, src, n) ? 0 : n;
+}
+
 long strncpy_from_user(char *dst, const char *usrc, size_t size)
 {
 	if (!access_ok(usrc, 1) || !copy_allowed())

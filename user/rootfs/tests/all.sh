@@ -9,4 +9,5 @@
 /tests/t_fault
 /tests/t_limits
 /tests/t_files
+/tests/t_efault
 sysctl sched_select

@@ -25,6 +25,13 @@ int copy_from_user(void *dst, const void *usrc, size_t n);
 int copy_to_user(void *udst, const void *src, size_t n);
 
 /*
+ * Like copy_to_user, but says how far it got: the number of bytes written,
+ * n if all were, fewer if it met an address with no page to write into (a
+ * read returns that short count, as Linux's do).
+ */
+size_t copy_to_user_prefix(void *udst, const void *src, size_t n);
+
+/*
  * Copies a NUL-terminated string of at most size - 1 characters, NUL
  * included, into dst (size bytes); returns its length, -EFAULT, or
  * -ENAMETOOLONG if there is no NUL in the first size bytes.
