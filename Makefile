@@ -613,6 +613,7 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/balance_find.c kernel/sched/stop.c kernel/sched/stats.c \
 	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c
 SIM_C := tools/sim/fulcrum_sim.c tools/sim/engine.c tools/sim/machine.c tools/sim/workloads.c \
+	tools/sim/messaging.c \
 	tools/sim/sim_arch.c $(SIM_KERNEL_C)
 $(call check-sources,SIM_C)
 SIM_CFLAGS := -std=gnu11 -O2 -g -DMAX_CPUS=$(SIM_MAX_CPUS) -Wall -Wextra -Werror \

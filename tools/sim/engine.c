@@ -276,12 +276,10 @@ struct sim_task *sim_task_spawn(const struct sim_workload_ops *ops, u32 id, cons
 	return st;
 }
 
-void sim_task_wake(struct sim_task *st, u32 waker_cpu, bool sync)
+void sim_task_wake(struct sim_task *st, bool sync)
 {
-	sim_cpu = waker_cpu;
 	if (wake_up_task(st->t, sync))
 		totals.wakeups++;
-	irq_exit(waker_cpu);
 }
 
 void sim_engine_ipi(u32 cpu)
@@ -318,6 +316,8 @@ static void on_burst(u32 cpu, u64 gen)
 	st->left_ns = 0;
 	st->run_start = sim_now;
 	task_act(cpu, st, st->ops->burst_done(st));
+	/* Back to user space: a wake-up the task made may have asked for its CPU. */
+	irq_exit(cpu);
 }
 
 void sim_engine_init(const struct sim_config *c)
@@ -371,7 +371,10 @@ bool sim_engine_run(u64 stop_ns)
 			irq_exit(ev.arg);
 			break;
 		case EV_WAKE:
-			sim_task_wake(tasks[ev.arg], 0, false);
+			/* A timed sleep's end, found by CPU 0's tick (wait_timeouts_tick). */
+			sim_cpu = 0;
+			sim_task_wake(tasks[ev.arg], false);
+			irq_exit(0);
 			break;
 		}
 	}

@@ -22,9 +22,10 @@ static const char usage[] =
 	"\n"
 	"Runs Fulcrum's scheduler (the kernel's own kernel/sched/ files) on a simulated\n"
 	"machine in virtual time and plays PROGRAM, a built-in version of a guest\n"
-	"benchmark (compute, fairshare; PROGRAM --help for its options), printing its\n"
-	"RESULT lines. NAME=VALUE words are kernel boot options with the kernel's meaning\n"
-	"(sched_select=sbm, sched_latency_ns=..., sched_features=..., hz=250, schedstat).\n"
+	"benchmark (compute, fairshare, hackbench, pipebench; PROGRAM --help for its\n"
+	"options), printing its RESULT lines. NAME=VALUE words are kernel boot options\n"
+	"with the kernel's meaning (sched_select=sbm, sched_latency_ns=...,\n"
+	"sched_features=..., hz=250, schedstat).\n"
 	"\n"
 	"MACHINE is one of:\n"
 	"  --preset NAME            a tools/qemu-run preset (default: 2s)\n"
@@ -204,7 +205,7 @@ int main(int argc, char **argv)
 	if (!prog) {
 		if (sched_debug)
 			return 0;
-		usage_error("no workload: give -- PROGRAM ARGS (compute, fairshare)", NULL);
+		usage_error("no workload: give -- PROGRAM ARGS", SIM_WORKLOADS);
 	}
 	err = sim_workload_main(argc - prog, argv + prog, machine.nr_cpus);
 	fflush(stdout);

@@ -116,8 +116,13 @@ void sim_engine_init(const struct sim_config *cfg);
 struct sim_task *sim_task_spawn(const struct sim_workload_ops *ops, u32 id, const char *name,
 				int nice, const struct cpumask *allowed);
 
-/* Wakes a task blocked with SIM_BLOCK, from waker_cpu (its CPU's wake-up path). */
-void sim_task_wake(struct sim_task *st, u32 waker_cpu, bool sync);
+/*
+ * Wakes a task blocked with SIM_BLOCK through the kernel's try_to_wake_up,
+ * from the current CPU (sim_cpu): called by a workload from burst_done, i.e.
+ * in the waking task's system call; a preemption it asks for on this CPU
+ * happens when that call returns.
+ */
+void sim_task_wake(struct sim_task *st, bool sync);
 
 /*
  * Runs events until every spawned task has exited, or until stop_ns if it
@@ -139,6 +144,24 @@ void sim_engine_totals(struct sim_totals *tot);
 
 /* Parses argv (the guest program's own) and runs it; returns the exit status. */
 int sim_workload_main(int argc, char **argv, u32 nr_cpus);
+
+#define SIM_WORKLOADS "compute, fairshare, hackbench, pipebench"
+
+/* The messaging workloads (messaging.c), called by sim_workload_main. */
+int sim_hackbench_main(int argc, char **argv);
+int sim_pipebench_main(int argc, char **argv);
+
+/* The workloads' shared helpers: a usage error (exit 2), a failed self-check (exit 1). */
+__attribute__((noreturn, format(printf, 1, 2))) void sim_usage_error(const char *fmt, ...);
+__attribute__((noreturn, format(printf, 1, 2))) void sim_fail(const char *fmt, ...);
+long sim_arg_long(const char *opt, const char *s, long lo, long hi);
+
+/*
+ * The scheduler's figures of the run (switches, migrations, wasted CPU,
+ * share of runnable time queued) as a "sim:" line and RESULT lines with
+ * the workload's keys, then schedstat if the boot option asked for it.
+ */
+void sim_report_sched(const char *name, const char *keys, double seconds);
 
 /* A RESULT line in the format of user/common/bench.c's bench_result(). */
 void sim_result(const char *name, double value, const char *unit, const char *fmt, ...)

@@ -43,7 +43,7 @@ void sim_result(const char *name, double value, const char *unit, const char *fm
 		printf("RESULT name=%s %s value=%.6g unit=%s\n", name, words, value, unit);
 }
 
-static __attribute__((noreturn, format(printf, 1, 2))) void usage_error(const char *fmt, ...)
+void sim_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -56,7 +56,7 @@ static __attribute__((noreturn, format(printf, 1, 2))) void usage_error(const ch
 	exit(2);
 }
 
-static __attribute__((noreturn, format(printf, 1, 2))) void fail(const char *fmt, ...)
+void sim_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -69,13 +69,13 @@ static __attribute__((noreturn, format(printf, 1, 2))) void fail(const char *fmt
 	exit(1);
 }
 
-static long arg_long(const char *opt, const char *s, long lo, long hi)
+long sim_arg_long(const char *opt, const char *s, long lo, long hi)
 {
 	char *end;
 	long v = strtol(s, &end, 10);
 
 	if (end == s || *end || v < lo || v > hi)
-		usage_error("%s: '%s' is not a whole number in %ld..%ld", opt, s, lo, hi);
+		sim_usage_error("%s: '%s' is not a whole number in %ld..%ld", opt, s, lo, hi);
 	return v;
 }
 
@@ -85,12 +85,12 @@ static double arg_double(const char *opt, const char *s, double lo, double hi)
 	double v = strtod(s, &end);
 
 	if (end == s || *end || !(v >= lo && v <= hi))
-		usage_error("%s: '%s' is not a number in %g..%g", opt, s, lo, hi);
+		sim_usage_error("%s: '%s' is not a number in %g..%g", opt, s, lo, hi);
 	return v;
 }
 
 /* The scheduler's figures of the run, as RESULT lines of the workload. */
-static void report_sched(const char *name, const char *keys, double window_s)
+void sim_report_sched(const char *name, const char *keys, double window_s)
 {
 	struct sim_totals tot;
 	double queued;
@@ -168,10 +168,10 @@ static int compute_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "t:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			tasks = arg_long("--tasks", optarg, 1, 100000);
+			tasks = sim_arg_long("--tasks", optarg, 1, 100000);
 			break;
 		case 'j':
-			compute_jobs = arg_long("--jobs", optarg, 1, 1000000);
+			compute_jobs = sim_arg_long("--jobs", optarg, 1, 1000000);
 			break;
 		case 'm':
 			compute_job_ns = (u64)(arg_double("--job-ms", optarg, 0.001, 100000) *
@@ -181,17 +181,17 @@ static int compute_main(int argc, char **argv)
 			compute_usage();
 			return 0;
 		default:
-			usage_error("unknown option");
+			sim_usage_error("unknown option");
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+		sim_usage_error("unexpected argument '%s'", argv[optind]);
 	printf("compute: %ld tasks x %ld jobs, job %.3f ms of CPU (simulated)\n", tasks,
 	       compute_jobs, (double)compute_job_ns / 1e6);
 	fflush(stdout);
 	ts = calloc((size_t)tasks, sizeof(*ts));
 	if (!ts)
-		fail("out of memory");
+		sim_fail("out of memory");
 	for (long i = 0; i < tasks; i++) {
 		char name[32];
 
@@ -199,11 +199,11 @@ static int compute_main(int argc, char **argv)
 		ts[i] = sim_task_spawn(&compute_ops, (u32)i, name, 0, NULL);
 	}
 	if (!sim_engine_run(0))
-		fail("the simulated time limit passed before every task finished");
+		sim_fail("the simulated time limit passed before every task finished");
 	for (long i = 0; i < tasks; i++) {
 		if (!ts[i]->exited || (long)ts[i]->counter != compute_jobs)
-			fail("task %ld did %llu of %ld jobs", i, (unsigned long long)ts[i]->counter,
-			     compute_jobs);
+			sim_fail("task %ld did %llu of %ld jobs", i,
+				 (unsigned long long)ts[i]->counter, compute_jobs);
 		done += (long)ts[i]->counter;
 		cpu += ts[i]->t->sum_exec_runtime;
 		if (ts[i]->exit_ns > last)
@@ -211,8 +211,8 @@ static int compute_main(int argc, char **argv)
 	}
 	expect = (u64)tasks * (u64)compute_jobs * compute_job_ns;
 	if (cpu != expect)
-		fail("the kernel charged the tasks %llu ns of CPU time; their jobs took %llu ns",
-		     (unsigned long long)cpu, (unsigned long long)expect);
+		sim_fail("the kernel charged the tasks %llu ns of CPU time; their jobs took %llu ns",
+			 (unsigned long long)cpu, (unsigned long long)expect);
 	real = (double)(last - SIM_START_NS) / 1e9;
 	jpm = (double)done * 60.0 / real;
 	printf("%8s %12s %10s %10s %14s\n", "Tasks", "Jobs/Min", "Real", "CPU", "Jobs/sec/task");
@@ -220,7 +220,7 @@ static int compute_main(int argc, char **argv)
 	       (double)compute_jobs / real);
 	snprintf(keys, sizeof(keys), "tasks=%ld jobs=%ld", tasks, compute_jobs);
 	sim_result("compute", jpm, "jobs/min", "%s metric=jobs_per_min", keys);
-	report_sched("compute", keys, real);
+	sim_report_sched("compute", keys, real);
 	free(ts);
 	return 0;
 }
@@ -291,23 +291,24 @@ static void parse_cpus(const char *s, struct cpumask *mask, u32 nr_cpus)
 		long lo = strtol(p, &end, 10), hi = lo;
 
 		if (end == p || lo < 0)
-			usage_error("--cpus: bad CPU list '%s'", s);
+			sim_usage_error("--cpus: bad CPU list '%s'", s);
 		p = end;
 		if (*p == '-') {
 			hi = strtol(p + 1, &end, 10);
 			if (end == p + 1 || hi < lo)
-				usage_error("--cpus: bad range in '%s'", s);
+				sim_usage_error("--cpus: bad range in '%s'", s);
 			p = end;
 		}
 		for (long c = lo; c <= hi; c++) {
 			if (c >= (long)nr_cpus)
-				usage_error("--cpus: CPU %ld is not online or not allowed here", c);
+				sim_usage_error("--cpus: CPU %ld is not online or not allowed here",
+						c);
 			cpumask_set_cpu((u32)c, mask);
 		}
 		if (*p == ',')
 			p++;
 		else if (*p)
-			usage_error("--cpus: bad CPU list '%s'", s);
+			sim_usage_error("--cpus: bad CPU list '%s'", s);
 	}
 }
 
@@ -317,15 +318,15 @@ static void parse_nice(const char *s, int *nice_of)
 	char *copy = strdup(s), *save = NULL;
 
 	if (!copy)
-		fail("out of memory");
+		sim_fail("out of memory");
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		if (n == FAIRSHARE_MAX_TASKS)
-			usage_error("--nice: more than %d values", FAIRSHARE_MAX_TASKS);
-		vals[n++] = arg_long("--nice", w, -20, 19);
+			sim_usage_error("--nice: more than %d values", FAIRSHARE_MAX_TASKS);
+		vals[n++] = sim_arg_long("--nice", w, -20, 19);
 	}
 	free(copy);
 	if (n == 0)
-		usage_error("--nice: no values");
+		sim_usage_error("--nice: no values");
 	for (long i = 0; i < FAIRSHARE_MAX_TASKS; i++)
 		nice_of[i] = (int)vals[i % n];
 }
@@ -367,7 +368,7 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 	while ((c = getopt_long(argc, argv, "t:c:s:n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			tasks = arg_long("--tasks", optarg, 1, FAIRSHARE_MAX_TASKS);
+			tasks = sim_arg_long("--tasks", optarg, 1, FAIRSHARE_MAX_TASKS);
 			break;
 		case 'c':
 			parse_cpus(optarg, &mask, nr_cpus);
@@ -382,16 +383,16 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 			fairshare_usage();
 			return 0;
 		default:
-			usage_error("unknown option");
+			sim_usage_error("unknown option");
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+		sim_usage_error("unexpected argument '%s'", argv[optind]);
 	ncpus = 0;
 	for (u32 cpu = 0; cpu < nr_cpus; cpu++)
 		ncpus += cpumask_test_cpu(cpu, &mask);
 	if (ncpus == 0)
-		usage_error("--cpus: no CPU");
+		sim_usage_error("--cpus: no CPU");
 	busy = tasks < ncpus ? tasks : ncpus;
 	window = (u64)(seconds * 1e9);
 	printf("fairshare: %ld tasks on %ld CPUs for %.3f s\n", tasks, ncpus, seconds);
@@ -403,17 +404,17 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 		ts[i] = sim_task_spawn(&spin_ops, (u32)i, name, nice_of[i], &mask);
 	}
 	if (!sim_engine_run(SIM_START_NS + window))
-		fail("the simulated time limit passed before the window ended");
+		sim_fail("the simulated time limit passed before the window ended");
 	for (long i = 0; i < tasks; i++) {
 		sim_cpu = task_cpu(ts[i]->t);
 		cpu_ns[i] = task_sched_runtime(ts[i]->t);
 		if (cpu_ns[i] > window + WINDOW_SLACK_NS)
-			fail("task %ld used %.3f ms of CPU in a %.3f ms window", i,
-			     (double)cpu_ns[i] / 1e6, (double)window / 1e6);
+			sim_fail("task %ld used %.3f ms of CPU in a %.3f ms window", i,
+				 (double)cpu_ns[i] / 1e6, (double)window / 1e6);
 		sum += cpu_ns[i];
 	}
 	if (sum == 0)
-		fail("the tasks used no CPU time at all");
+		sim_fail("the tasks used no CPU time at all");
 	capacity = (double)busy * (double)window;
 	ideal_shares(tasks, nice_of, (double)sum, (double)window, ideal);
 	printf("%6s %6s %14s %14s %10s\n", "task", "nice", "cpu_ms", "ideal_ms", "actual/ideal");
@@ -427,15 +428,15 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 		       ideal[i] / 1e6, ratio);
 	}
 	if ((double)sum > capacity + (double)(busy * WINDOW_SLACK_NS))
-		fail("the tasks used %.3f ms of CPU; %ld CPUs give %.3f ms in the window",
-		     (double)sum / 1e6, busy, capacity / 1e6);
+		sim_fail("the tasks used %.3f ms of CPU; %ld CPUs give %.3f ms in the window",
+			 (double)sum / 1e6, busy, capacity / 1e6);
 	printf("worst deviation %.1f%%, Jain's index %.4f, CPU used %.1f%%\n", worst * 100,
 	       s1 * s1 / ((double)tasks * s2), (double)sum * 100 / capacity);
 	snprintf(keys, sizeof(keys), "tasks=%ld cpus=%ld", tasks, ncpus);
 	sim_result("fairshare", worst * 100, "%", "%s metric=worst_dev", keys);
 	sim_result("fairshare", s1 * s1 / ((double)tasks * s2), "index", "%s metric=jain", keys);
 	sim_result("fairshare", (double)sum * 100 / capacity, "%", "%s metric=cpu_used", keys);
-	report_sched("fairshare", keys, seconds);
+	sim_report_sched("fairshare", keys, seconds);
 	return 0;
 }
 
@@ -444,7 +445,7 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 int sim_workload_main(int argc, char **argv, u32 nr_cpus)
 {
 	if (argc < 1) {
-		fprintf(stderr, "fulcrum-sim: no workload after '--' (compute, fairshare)\n");
+		fprintf(stderr, "fulcrum-sim: no workload after '--' (%s)\n", SIM_WORKLOADS);
 		return 2;
 	}
 	prog_name = argv[0];
@@ -453,6 +454,10 @@ int sim_workload_main(int argc, char **argv, u32 nr_cpus)
 		return compute_main(argc, argv);
 	if (strcmp(argv[0], "fairshare") == 0)
 		return fairshare_main(argc, argv, nr_cpus);
-	fprintf(stderr, "fulcrum-sim: no built-in workload '%s' (compute, fairshare)\n", argv[0]);
+	if (strcmp(argv[0], "hackbench") == 0)
+		return sim_hackbench_main(argc, argv);
+	if (strcmp(argv[0], "pipebench") == 0)
+		return sim_pipebench_main(argc, argv);
+	fprintf(stderr, "fulcrum-sim: no built-in workload '%s' (%s)\n", argv[0], SIM_WORKLOADS);
 	return 2;
 }
