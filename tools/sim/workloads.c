@@ -149,7 +149,7 @@ static void compute_usage(void)
 	       "the tasks exactly the CPU time the jobs took.\n");
 }
 
-static int compute_main(int argc, char **argv)
+static int compute_main(int argc, char **argv, u32 nr_cpus)
 {
 	static const struct option longopts[] = {
 		{ "tasks", required_argument, NULL, 't' },
@@ -161,7 +161,7 @@ static int compute_main(int argc, char **argv)
 	long tasks = 4, done = 0;
 	u64 cpu = 0, last = SIM_START_NS, expect;
 	struct sim_task **ts;
-	double real, jpm;
+	double real, jpm, ideal;
 	char keys[96];
 	int c;
 
@@ -215,11 +215,20 @@ static int compute_main(int argc, char **argv)
 			 (unsigned long long)cpu, (unsigned long long)expect);
 	real = (double)(last - SIM_START_NS) / 1e9;
 	jpm = (double)done * 60.0 / real;
+	/*
+	 * The ideal schedule of the same work on the same CPUs (preemptive,
+	 * migration free): no sooner than the longest task alone, nor than the
+	 * total CPU time spread evenly over every CPU (McNaughton's bound).
+	 */
+	ideal = fmax((double)compute_jobs * (double)compute_job_ns, (double)expect / (double)nr_cpus) /
+		1e9;
 	printf("%8s %12s %10s %10s %14s\n", "Tasks", "Jobs/Min", "Real", "CPU", "Jobs/sec/task");
 	printf("%8ld %12.2f %10.3f %10.3f %14.4f\n", tasks, jpm, real, (double)cpu / 1e9,
 	       (double)compute_jobs / real);
 	snprintf(keys, sizeof(keys), "tasks=%ld jobs=%ld", tasks, compute_jobs);
 	sim_result("compute", jpm, "jobs/min", "%s metric=jobs_per_min", keys);
+	printf("balance efficiency %.4f (ideal schedule %.3f s)\n", ideal / real, ideal);
+	sim_result("compute", ideal / real, "ratio", "%s metric=balance_eff", keys);
 	sim_report_sched("compute", keys, real);
 	free(ts);
 	return 0;
@@ -451,7 +460,7 @@ int sim_workload_main(int argc, char **argv, u32 nr_cpus)
 	prog_name = argv[0];
 	optind = 1;
 	if (strcmp(argv[0], "compute") == 0)
-		return compute_main(argc, argv);
+		return compute_main(argc, argv, nr_cpus);
 	if (strcmp(argv[0], "fairshare") == 0)
 		return fairshare_main(argc, argv, nr_cpus);
 	if (strcmp(argv[0], "hackbench") == 0)
