@@ -592,7 +592,7 @@ $(BUILD)/tools/fulcrum-topo: $(patsubst %.c,$(BUILD)/unit/%.o,$(TOPO_C))
 
 # rtapp-dump: fulcrum-sim's rt-app JSON front end on its own (docs/rtapp.md),
 # with ASan and UBSan like the unit build; jansson reads the JSON.
-RTAPP_C := tools/sim/rtapp.c tools/sim/rtapp_json.c tools/sim/workload.c
+RTAPP_C := tools/sim/rtapp.c tools/sim/rtapp_events.c tools/sim/rtapp_json.c tools/sim/workload.c
 JANSSON_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
 JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 $(call check-sources,RTAPP_C)
