@@ -322,8 +322,13 @@ static void parse_phase(struct parser *p, struct wl_phase *ph, json_t *obj, unsi
 		rtapp_fail(p, line, "%s must be an object", what);
 	scan_keys(p, obj, PHASE_PROPS, what, &pr);
 	ph->loop = 1;
-	if (pr.val[P_LOOP])
+	if (pr.val[P_LOOP]) {
+		if (json_is_integer(pr.val[P_LOOP]) && json_integer_value(pr.val[P_LOOP]) == -1)
+			rtapp_fail(p, pr.line[P_LOOP],
+				   "a phase cannot loop forever: give its task "
+				   "\"loop\": -1 instead");
 		ph->loop = get_int(p, pr.val[P_LOOP], pr.line[P_LOOP], "loop", 1, INT64_MAX);
+	}
 	if (pr.val[P_CPUS]) {
 		ph->set_cpus = true;
 		get_cpus(p, pr.val[P_CPUS], pr.line[P_CPUS], &ph->cpus);
@@ -351,6 +356,19 @@ static void parse_phases(struct parser *p, struct wl_task *t, json_t *phases, un
 		ph->name = rtapp_strdup(p, rtapp_key_name(key, name));
 		parse_phase(p, ph, val, rtapp_key_line(key));
 	}
+}
+
+/* A task's "loop": a count, or -1 (also the default) for as long as the run lasts. */
+static int64_t task_loop(struct parser *p, const struct props *pr)
+{
+	long long loop;
+
+	if (!pr->val[P_LOOP])
+		return WL_LOOP_FOREVER;
+	loop = get_int(p, pr->val[P_LOOP], pr->line[P_LOOP], "loop", -1, INT64_MAX);
+	if (!loop)
+		rtapp_fail(p, pr->line[P_LOOP], "'loop' is 0: give -1 (forever) or a count");
+	return loop < 0 ? WL_LOOP_FOREVER : loop;
 }
 
 static void parse_task(struct parser *p, int ti, json_t *obj, unsigned int line)
@@ -383,10 +401,9 @@ static void parse_task(struct parser *p, int ti, json_t *obj, unsigned int line)
 		t->nr_phases = 1;
 		t->phases[0].name = rtapp_strdup(p, "");
 		t->phases[0].loop = 1;
-		t->loop = WL_LOOP_FOREVER;
-		if (pr.val[P_LOOP]) {
-			t->phases[0].loop = get_int(p, pr.val[P_LOOP], pr.line[P_LOOP], "loop", 1,
-						    INT64_MAX);
+		t->loop = task_loop(p, &pr);
+		if (t->loop != WL_LOOP_FOREVER) {
+			t->phases[0].loop = t->loop;
 			t->loop = 1;
 		}
 		if (!pr.nr_events)
@@ -400,14 +417,7 @@ static void parse_task(struct parser *p, int ti, json_t *obj, unsigned int line)
 			   "task '%s' has events beside \"phases\": move them into a "
 			   "phase",
 			   t->name);
-	t->loop = WL_LOOP_FOREVER;
-	if (pr.val[P_LOOP]) {
-		long long loop = get_int(p, pr.val[P_LOOP], pr.line[P_LOOP], "loop", -1, INT64_MAX);
-
-		if (!loop)
-			rtapp_fail(p, pr.line[P_LOOP], "'loop' is 0: give -1 (forever) or a count");
-		t->loop = loop;
-	}
+	t->loop = task_loop(p, &pr);
 	parse_phases(p, t, pr.val[P_PHASES], pr.line[P_PHASES]);
 }
 

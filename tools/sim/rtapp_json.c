@@ -82,7 +82,7 @@ static unsigned int blank_dialect(char *s, size_t len)
 		}
 		/* A comma right before a closer, and after a value, is rt-app's trailing comma. */
 		if ((c == '}' || c == ']') && last < len && s[last] == ',' && before_last < len &&
-		    s[before_last] != ',' && s[before_last] != '{' && s[before_last] != '[')
+		    !strchr(",:{[", s[before_last]))
 			s[last] = ' ';
 		if (c == '\n')
 			line++;
