@@ -67,6 +67,8 @@ struct wl_resource {
 	 * periods. In relative mode (false, the default) a thread that arrives
 	 * after the expiry does not sleep and the next period is counted from
 	 * the moment it arrived. The parser refuses a timer used in both modes.
+	 * Either way the first expiry is one period after the start (past its
+	 * delay) of the first thread to use the timer, as in rt-app.
 	 */
 	bool absolute;
 	int task; /* WL_RES_SUSPEND: index of the task whose threads suspend here */
