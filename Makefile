@@ -76,7 +76,7 @@ bench: deps ## quick benchmark suite: stock vs sbm and Fulcrum vs Linux on 2s (t
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo $(SIM_TOOLS) \
-		$(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
+		$(BUILD)/tools/rtapp-dump $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
 	@$(MAKE) --no-print-directory $(BROKEN_KERNEL)
 	@$(PYTHON) tests/run-all --build $(BUILD)
 
@@ -592,6 +592,20 @@ $(BUILD)/tools/fulcrum-topo: $(patsubst %.c,$(BUILD)/unit/%.o,$(TOPO_C))
 	@mkdir -p $(@D)
 	$(say) HOSTLD $@
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $^
+
+# rtapp-dump: fulcrum-sim's rt-app JSON front end on its own (docs/rtapp.md),
+# with ASan and UBSan like the unit build; jansson reads the JSON.
+RTAPP_C := tools/sim/rtapp.c tools/sim/rtapp_events.c tools/sim/rtapp_json.c tools/sim/workload.c
+JANSSON_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
+JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+$(call check-sources,RTAPP_C)
+
+$(patsubst %.c,$(BUILD)/unit/%.o,$(RTAPP_C) tools/sim/rtapp_dump.c): private UNIT_CFLAGS += $(JANSSON_CFLAGS)
+
+$(BUILD)/tools/rtapp-dump: $(patsubst %.c,$(BUILD)/unit/%.o,$(RTAPP_C) tools/sim/rtapp_dump.c)
+	@mkdir -p $(@D)
+	$(say) HOSTLD $@
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $^ $(JANSSON_LIBS)
 
 # ---------------------------------------------------------------- the simulator
 
