@@ -627,12 +627,12 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/balance_find.c kernel/sched/stop.c kernel/sched/stats.c \
 	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c
 SIM_C := tools/sim/fulcrum_sim.c tools/sim/engine.c tools/sim/machine.c tools/sim/workloads.c \
-	tools/sim/messaging.c \
+	tools/sim/messaging.c tools/sim/rtapp_run.c $(RTAPP_C) \
 	tools/sim/sim_arch.c $(SIM_KERNEL_C)
 $(call check-sources,SIM_C)
 SIM_CFLAGS := -std=gnu11 -O2 -g -DMAX_CPUS=$(SIM_MAX_CPUS) -Wall -Wextra -Werror \
 	-Wno-unused-parameter -Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itools/sim \
-	-I$(BUILD)/sim -MMD -MP
+	-I$(BUILD)/sim -MMD -MP $(JANSSON_CFLAGS)
 SIM_ASAN_CFLAGS := $(filter-out -O2,$(SIM_CFLAGS)) -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 SIM_TOOLS := $(BUILD)/tools/fulcrum-sim $(BUILD)/tools/fulcrum-sim-asan
@@ -658,12 +658,12 @@ $(BUILD)/sim/asan/%.o: %.c $(BUILD)/sim/cflags.txt | $(BUILD)/sim/sim_presets.h
 $(BUILD)/tools/fulcrum-sim: $(patsubst %.c,$(BUILD)/sim/obj/%.o,$(SIM_C))
 	@mkdir -p $(@D)
 	$(say) HOSTLD $@
-	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@ $^ -lm
+	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@ $^ -lm $(JANSSON_LIBS)
 
 $(BUILD)/tools/fulcrum-sim-asan: $(patsubst %.c,$(BUILD)/sim/asan/%.o,$(SIM_C))
 	@mkdir -p $(@D)
 	$(say) HOSTLD $@
-	$(Q)$(HOSTCC) $(SIM_ASAN_CFLAGS) -o $@ $^ -lm
+	$(Q)$(HOSTCC) $(SIM_ASAN_CFLAGS) -o $@ $^ -lm $(JANSSON_LIBS)
 
 # ---------------------------------------------------------------- fuzzing
 

@@ -14,6 +14,10 @@ What is held here:
 - Bad input (unknown preset, 0 or 2,000 CPUs, a SLIT that is not symmetric or has a
   distance under 10, broken ACPI files, unknown options) gives a clear message and
   exit status 2, never a crash: these run the ASan/UBSan build, fulcrum-sim-asan.
+- rt-app files (the rtapp branch's front end) played by the engine: every thread does
+  its events, mutexes, condition variables, barriers, suspend/resume and fork hand
+  over as they should, phase affinity moves a thread, and real-time policies are
+  refused.
 - The first cross-check against the kernel: one CPU, spinners at nice 0/5 and 0/-5,
   shares within 1 % (absolute, of the CPU) of what the guest fairshare measured under
   icount (KERNEL_SHARES below: how they were measured is said there).
@@ -256,6 +260,95 @@ class BadInput(unittest.TestCase):
         self.refused(("--nosuch",), "unknown option")
         self.refused(("--seed", "-1"), "whole number")
         self.refused(("--sockets", "x"), "whole number")
+
+
+RTAPP_DATA = os.path.join(TOP, "tests", "data", "rtapp")
+
+
+def rtapp_tasks(out):
+    """{task: (threads, runtime_ms, queued_ms, timeslices, exited)} of an rt-app run."""
+    rows = {}
+    for m in re.finditer(r"^(\S+)\s+(\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+)\s+(\d+)$", out, re.M):
+        rows[m.group(1)] = (int(m.group(2)), float(m.group(3)), float(m.group(4)), int(m.group(5)),
+                            int(m.group(6)))
+    return rows
+
+
+class RtApp(unittest.TestCase):
+    def play(self, text, *options, binary=SIM):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write(text)
+        try:
+            return run("--preset", "2s", *options, "--", "rt-app", f.name, binary=binary)
+        finally:
+            os.unlink(f.name)
+
+    def test_handoff_every_thread_does_its_work(self):
+        r = run("--preset", "2s", "--", "rt-app", os.path.join(RTAPP_DATA, "handoff.json"), binary=SIM_ASAN)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("Sanitizer", r.stderr)
+        rows = rtapp_tasks(r.stdout)
+        # 8 x (1 + 0.5 + 20 ms) of run for the producer, 8 x (5 + 1) for the consumer; the
+        # reporter is forked once at the end: every thread ran all of it and exited.
+        self.assertEqual(rows["producer"][0:2], (1, 172.0))
+        self.assertEqual(rows["consumer"][0:2], (1, 48.0))
+        self.assertEqual(rows["reporter"][0], 1)
+        for name, row in rows.items():
+            self.assertEqual(row[4], row[0], f"{name}: not every thread exited")
+
+    def test_periodic_for_the_duration(self):
+        r = run("--preset", "2s", "--", "rt-app", os.path.join(RTAPP_DATA, "periodic.json"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("3.000 s simulated", r.stdout)
+        a = run("--preset", "2s", "--seed", "3", "--", "rt-app", os.path.join(RTAPP_DATA, "periodic.json"))
+        b = run("--preset", "2s", "--seed", "3", "--", "rt-app", os.path.join(RTAPP_DATA, "periodic.json"))
+        self.assertEqual(a.stdout, b.stdout)
+
+    def test_barrier_mutex_and_condition(self):
+        # Three workers meet at a barrier each round, then take a mutex in turn; a
+        # waiter sleeps on a condition until the last worker broadcasts it.
+        text = """{
+          "global": {"duration": -1},
+          "tasks": {
+            "worker": {"instance": 3, "loop": 5,
+                       "run": 2000, "barrier": "round", "lock": "m", "run1": 500, "unlock": "m"},
+            "waiter": {"loop": 1, "lock": "w", "wait": {"ref": "go", "mutex": "w"}, "unlock": "w",
+                       "run": 100},
+            "kicker": {"loop": 1, "delay": 100000, "lock": "w", "broad": "go", "unlock": "w"}
+          }
+        }"""
+        r = self.play(text, binary=SIM_ASAN)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertNotIn("Sanitizer", r.stderr)
+        rows = rtapp_tasks(r.stdout)
+        self.assertEqual(rows["worker"][0:2], (3, 3 * 5 * 2.5))
+        self.assertEqual(rows["worker"][4], 3)
+        self.assertEqual(rows["waiter"][1], 0.1)
+        self.assertEqual(rows["waiter"][4], 1)
+
+    def test_phase_affinity_moves_the_thread(self):
+        text = """{
+          "tasks": {
+            "mover": {"loop": 1, "phases": {
+              "a": {"cpus": [3], "run": 20000},
+              "b": {"cpus": [6], "run": 20000}}}
+          }
+        }"""
+        r = self.play(text, "schedstat")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        line = next(ln for ln in r.stdout.splitlines() if " mover-0 " in ln)
+        self.assertEqual(line.split()[4], "6", line)  # the cpu column: it ended on CPU 6
+        self.assertEqual(rtapp_tasks(r.stdout)["mover"][1], 40.0)
+
+    def test_realtime_refused(self):
+        r = self.play('{"tasks": {"rt": {"policy": "SCHED_FIFO", "run": 100}}}')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn('task "rt" asks for SCHED_FIFO or SCHED_RR', r.stderr)
+
+    def test_parser_errors_reach_the_user(self):
+        r = self.play('{"tasks": {"t": {"run": 100, "yield": 1}}}')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("yield", r.stderr)
 
 
 class KernelCrossCheck(unittest.TestCase):

@@ -154,9 +154,13 @@ static void burst_start(u32 cpu, struct sim_task *st)
 {
 	struct sim_cpu *c = &cpus[cpu];
 
+	u64 end = sim_now + st->left_ns;
+
+	if (st->until_ns && st->until_ns < end)
+		end = st->until_ns > sim_now ? st->until_ns : sim_now;
 	c->running = st;
 	st->run_start = sim_now;
-	ev_push(sim_now + st->left_ns, EV_BURST, cpu, c->burst_gen);
+	ev_push(end, EV_BURST, cpu, c->burst_gen);
 	totals.bursts++;
 }
 
@@ -240,12 +244,26 @@ static void task_act(u32 cpu, struct sim_task *st, struct sim_action a)
 		st->exit_ns = sim_now;
 		nr_live--;
 		break;
+	case SIM_MIGRATE:
+		st->left_ns = 0;
+		if (cpumask_test_cpu(cpu, &st->new_mask)) {
+			set_cpus_allowed(p, &st->new_mask);
+			burst_stop(cpu);
+			burst_start(cpu, st);
+			return;
+		}
+		p->state = TASK_INTERRUPTIBLE;
+		sim_schedule(cpu, false);
+		sim_cpu = cpu;
+		set_cpus_allowed(p, &st->new_mask); /* asleep: the next wake-up places it */
+		sim_task_wake(st, false);
+		return;
 	}
 	sim_schedule(cpu, false);
 }
 
-struct sim_task *sim_task_spawn(const struct sim_workload_ops *ops, u32 id, const char *name,
-				int nice, const struct cpumask *allowed)
+static struct sim_task *task_new(const struct sim_workload_ops *ops, u32 id, const char *name,
+				 int nice, const struct cpumask *allowed)
 {
 	struct sim_task *st = calloc(1, sizeof(*st));
 	struct task *p;
@@ -255,7 +273,6 @@ struct sim_task *sim_task_spawn(const struct sim_workload_ops *ops, u32 id, cons
 	st->ops = ops;
 	st->id = id;
 	st->index = nr_tasks;
-	sim_cpu = 0;
 	p = task_create(NULL, st, name, nice, allowed, 0);
 	if (!p)
 		out_of_memory();
@@ -272,8 +289,24 @@ struct sim_task *sim_task_spawn(const struct sim_workload_ops *ops, u32 id, cons
 	nr_live++;
 	st->left_ns = ops->first_burst(st);
 	task_wake_new(p);
+	return st;
+}
+
+struct sim_task *sim_task_spawn(const struct sim_workload_ops *ops, u32 id, const char *name,
+				int nice, const struct cpumask *allowed)
+{
+	struct sim_task *st;
+
+	sim_cpu = 0;
+	st = task_new(ops, id, name, nice, allowed);
 	irq_exit(0);
 	return st;
+}
+
+struct sim_task *sim_task_fork(const struct sim_workload_ops *ops, u32 id, const char *name,
+			       int nice, const struct cpumask *allowed)
+{
+	return task_new(ops, id, name, nice, allowed);
 }
 
 void sim_task_wake(struct sim_task *st, bool sync)

@@ -65,9 +65,12 @@ void sim_presets_list(FILE *out);
  * What a simulated task does next when its CPU burst is over (the workload
  * decides): run again for ns of CPU time, sleep ns of wall time (a timed
  * sleep, woken by CPU 0's tick as the kernel's timed waits are), block
- * until sim_task_wake(), or exit.
+ * until sim_task_wake(), exit, or take the affinity in the task's new_mask
+ * (SIM_MIGRATE: set_cpus_allowed on itself; when its CPU is not in the
+ * mask it is switched out, given the mask asleep and woken at once, so
+ * the wake-up's placement picks its CPU) and carry on.
  */
-enum sim_action_kind { SIM_RUN, SIM_SLEEP, SIM_BLOCK, SIM_EXIT };
+enum sim_action_kind { SIM_RUN, SIM_SLEEP, SIM_BLOCK, SIM_EXIT, SIM_MIGRATE };
 
 struct sim_action {
 	enum sim_action_kind kind;
@@ -77,7 +80,7 @@ struct sim_action {
 struct sim_task;
 
 struct sim_workload_ops {
-	/* The CPU time of the task's first burst: every task starts by running. */
+	/* The CPU time of the task's first burst (may be 0): every task starts by running. */
 	u64 (*first_burst)(struct sim_task *st);
 	/* The current burst is done: the next action. */
 	struct sim_action (*burst_done)(struct sim_task *st);
@@ -91,7 +94,10 @@ struct sim_task {
 	u64 left_ns;   /* CPU time left in the current burst */
 	u64 run_start; /* when it last started running (valid while current) */
 	u64 counter;   /* the workload's: jobs done, ... */
-	u64 exit_ns;   /* when it exited; 0 if it has not */
+	u64 until_ns; /* if not 0, the current burst ends by this time, run or not (rt-app's runtime) */
+	struct cpumask new_mask; /* SIM_MIGRATE's */
+	void *priv;		 /* the workload's */
+	u64 exit_ns;		 /* when it exited; 0 if it has not */
 	bool exited;
 };
 
@@ -115,6 +121,14 @@ void sim_engine_init(const struct sim_config *cfg);
  */
 struct sim_task *sim_task_spawn(const struct sim_workload_ops *ops, u32 id, const char *name,
 				int nice, const struct cpumask *allowed);
+
+/*
+ * The same from a running task's system call (rt-app's fork): the parent
+ * is the task running on sim_cpu, and a preemption the new task asks for
+ * there happens when the call returns.
+ */
+struct sim_task *sim_task_fork(const struct sim_workload_ops *ops, u32 id, const char *name,
+			       int nice, const struct cpumask *allowed);
 
 /*
  * Wakes a task blocked with SIM_BLOCK through the kernel's try_to_wake_up,
@@ -145,11 +159,14 @@ void sim_engine_totals(struct sim_totals *tot);
 /* Parses argv (the guest program's own) and runs it; returns the exit status. */
 int sim_workload_main(int argc, char **argv, u32 nr_cpus);
 
-#define SIM_WORKLOADS "compute, fairshare, hackbench, pipebench"
+#define SIM_WORKLOADS "compute, fairshare, hackbench, pipebench, rt-app"
 
 /* The messaging workloads (messaging.c), called by sim_workload_main. */
 int sim_hackbench_main(int argc, char **argv);
 int sim_pipebench_main(int argc, char **argv);
+
+/* rt-app FILE.json (rtapp_run.c): the rt-app front end's workload on the engine. */
+int sim_rtapp_main(int argc, char **argv, u32 nr_cpus);
 
 /* The workloads' shared helpers: a usage error (exit 2), a failed self-check (exit 1). */
 __attribute__((noreturn, format(printf, 1, 2))) void sim_usage_error(const char *fmt, ...);
