@@ -199,6 +199,19 @@ class Workloads(unittest.TestCase):
             self.assertNotIn("Sanitizer", r.stderr, args)
             self.assertNotIn("runtime error", r.stderr, args)
 
+    def test_kernel_invariants_hold(self):
+        # The kernel's own checks (SCHED_VERIFY) at every enqueue, dequeue and pick.
+        for sel in ("stock", "sbm"):
+            for args in (("compute", "-t", "200", "-j", "3"), ("hackbench", "-g", "4", "-l", "50"),
+                         ("pipebench", "-l", "2000"), ("fairshare", "-t", "9", "-s", "1"),
+                         ("rt-app", os.path.join(TOP, "tests", "data", "rtapp", "handoff.json"))):
+                r = run("--preset", "4n", "sched_features=SCHED_VERIFY", f"sched_select={sel}", "--", *args)
+                self.assertEqual(r.returncode, 0, f"{sel} {args}: {r.stderr}")
+                m = re.search(r"sched_verify: (\d+) checks, (\d+) violations", r.stdout)
+                self.assertTrue(m, f"{sel} {args}: no verdict")
+                self.assertGreater(int(m.group(1)), 0)
+                self.assertEqual(m.group(2), "0")
+
     def test_workload_usage_errors(self):
         for args in (("compute", "-t", "0"), ("fairshare", "--nosuch"), ("nosuch",),
                      ("fairshare", "-c", "99")):

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "printk.h"
 #include "sched/stats.h"
 #include "sim.h"
 
@@ -113,6 +114,17 @@ void sim_report_sched(const char *name, const char *keys, double window_s)
 	if (sim_schedstat_wanted()) {
 		schedstat_print();
 		sched_tasks_print();
+	}
+	if (sched_feat(SCHED_VERIFY)) {
+		u64 checks, violations;
+
+		/* kernel/main.c's verdict at the end of a run, in its words. */
+		sched_verify_totals(&checks, &violations);
+		pr_info("sched_verify: %llu checks, %llu violations\n", (unsigned long long)checks,
+			(unsigned long long)violations);
+		if (violations)
+			sim_fail("the scheduler's invariant checks failed %llu times",
+				 (unsigned long long)violations);
 	}
 }
 
