@@ -57,7 +57,7 @@ all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the
 help: ## list the targets
 	@grep -hE '^[a-z-]+( [a-z-]+)*:.*## ' Makefile | \
 		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
-	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/"
+	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|2s12|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/"
 
 run qemu: deps ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
 	@$(MAKE) --no-print-directory all
