@@ -50,7 +50,7 @@ BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench
+.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench seeds
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the kernel, the initrd and the bootable ISO
 
@@ -73,6 +73,10 @@ sched-cost: all $(BUILD)/bench/select-cost ## select_task_rq and context-switch 
 bench: deps ## quick benchmark suite: stock vs sbm and Fulcrum vs Linux on 2s (tools/bench --suite quick)
 	@$(MAKE) --no-print-directory all
 	@$(PYTHON) tools/bench --build $(BUILD) --suite quick
+
+seeds: deps ## the seed threads' experiments beside the seeds' own tables, with verdicts (docs/seeds.md)
+	@$(MAKE) --no-print-directory all
+	@$(PYTHON) tools/bench --build $(BUILD) --suite seeds
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo \

@@ -8,6 +8,8 @@ listed in EXPECTED_FINDINGS (docs/seeds.md discusses them). A typo in a
 copied run, average or ratio makes the recomputation disagree and the test
 fail. The verdict tests use made-up tables, the +-5% edges included.
 """
+import importlib.machinery
+import importlib.util
 import os
 import sys
 import tempfile
@@ -17,8 +19,19 @@ from decimal import Decimal
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, "tools", "lib"))
 
+import bench_table as tb  # noqa: E402
 import seed_data as sd  # noqa: E402
+import seed_suite as ss  # noqa: E402
 import seed_verdict as sv  # noqa: E402
+
+
+def load_bench():
+    """tools/bench as a module (it is a script without .py)."""
+    loader = importlib.machinery.SourceFileLoader("bench_tool", os.path.join(TOP, "tools", "bench"))
+    spec = importlib.util.spec_from_loader("bench_tool", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
 
 # (seed, table, point, column, kind): the thread's arithmetic, not our copy, is off here.
 EXPECTED_FINDINGS = {
@@ -206,6 +219,111 @@ class Verdicts(unittest.TestCase):
     def test_all_agree(self):
         v = sv.verdict("000", [(str(n), 1.0, 1.01) for n in range(8)])
         self.assertEqual(v.summary(), "seed 000: 8/8 points agree")
+
+
+class SeedSuite(unittest.TestCase):
+    """The seeds suite's report on made-up runs (nothing boots), and the simulator's wiring
+    with a stand-in fulcrum-sim."""
+
+    def setUp(self):
+        self.bench = load_bench()
+        self.tmp = tempfile.mkdtemp()
+        with open(os.path.join(self.tmp, "fulcrum.elf"), "wb") as f:
+            f.write(b"a kernel")  # the report's header names its digest
+        args = self.bench.parse_args(["--suite", "seeds-quick", "--build", self.tmp, "--out", self.tmp])
+        self.ctx = self.bench.Context(args)
+        self.exps = self.bench.build_experiments(args)
+
+    def tearDown(self):
+        import shutil
+        shutil.rmtree(self.tmp)
+
+    def fake_runs(self, exp, values):
+        """values: {system: figure} at every point, one run each."""
+        out = []
+        for point in exp.points:
+            for s in exp.systems:
+                r = tb.Run(exp.workload, point, s.name, 1, kernel="fulcrum", experiment=exp.number)
+                r.figures[exp.seed.figure] = [values[s.name], "x/s"]
+                out.append(r)
+        return out
+
+    def test_quick_suite_shape(self):
+        self.assertEqual([(e.seed.seed, e.seed.table, e.preset, len(e.points)) for e in self.exps],
+                         [("001", "pgbench-22MB", "2s12", 1), ("003", "specjbb", "2s16", 1),
+                          ("003", "tcp-rr", "2s16", 1), ("004", "hackbench-50", "up", 1)])
+        full = self.bench.seeds_suite()
+        self.assertEqual([e.seed.table for e in full if not e.seed.qemu], ["aim7-stock", "aim7-twiddled"])
+        self.assertEqual(full[0].sweeps[0].values, ["1", "2", "4", "8"])
+        tip = next(s for s in full[1].systems if s.name == "tip")
+        self.assertEqual(tip.cmdline, "sched_features=WAKE_AFFINE_ON_PREV")
+
+    def test_report_has_seed_tables_and_verdicts(self):
+        values = [{"stock": 100.0, "sbm": 110.0}, {"tip": 100.0, "fix": 100.0}, {"tip": 100.0, "fix": 97.0},
+                  {"cfs": 4.0, "rr": 5.0}]
+        results = [self.fake_runs(e, v) for e, v in zip(self.exps, values)]
+        lines, doc, _, _, failed = self.bench.report(self.ctx, self.exps, results)
+        text = "\n".join(lines)
+        self.assertEqual(failed, [])
+        self.assertIn("seed 001: pgbench, db_size 22 MB (tps), higher is better; Michael Wang (IBM)", text)
+        self.assertIn("  seed machine: \"12 cpu X86 server\"", text)
+        self.assertRegex(text, r"(?m)^  6 +164936 +195392 +1\.185\*$")  # specjbb: computed ratio
+        self.assertRegex(text, r"(?m)^  unpinned .* 102982\.76 .* 100614\.40 +0\.977$")
+        # 001 at 4 clients: seed 1.025 (same), Fulcrum 1.100 (up); 003 specjbb 4: 1.068 up vs 1.000
+        self.assertIn("  seed 001: 0/1 points agree, 7 not judged (no ratio)", text)
+        self.assertIn("  seed 003: 1/2 points agree, 8 not judged (no ratio)", text)
+        self.assertIn("  seed 004: 0/1 points agree", text)  # 1.046 same vs rr/cfs 1.25 up
+        self.assertEqual([v["seed"] for v in doc["verdicts"]], ["001", "003", "004"])
+        self.assertEqual(doc["experiments"][2]["seed"]["fulcrum_ratios"]["qemu"], {"unpinned": 0.97})
+        self.assertIn("003,tcp-rr unpinned,0.9770,0.9700,same,same,yes", doc["verdict_csv"])
+
+    def fake_sim(self, body):
+        os.makedirs(os.path.join(self.tmp, "tools"), exist_ok=True)
+        path = os.path.join(self.tmp, "tools", "fulcrum-sim")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + body)
+        os.chmod(path, 0o755)
+        return ss.sim_binary(self.tmp)
+
+    def test_simulator_column(self):
+        # A stand-in that answers like the simulator: tps higher with sched_select=sbm.
+        self.ctx.sim = self.fake_sim('echo "$@" > "$0.args"\n'
+                                     'case "$*" in *sched_select=sbm*) v=120;; *) v=100;; esac\n'
+                                     'echo "RESULT name=tps clients=4 metric=tps value=$v unit=tx/s"\n')
+        exp = self.exps[0]
+        runs = self.fake_runs(exp, {"stock": 100.0, "sbm": 101.0})
+        for s in exp.systems:
+            runs.append(self.bench.sim_one(self.ctx, exp, s, exp.points[0], 1, "-t 200 -c 4"))
+        with open(self.ctx.sim + ".args") as f:
+            argv = f.read().split()
+        self.assertEqual(argv[:10], ["--sockets", "2", "--cores", "3", "--threads", "2", "--nodes", "2",
+                                     "--distance", "21"])
+        self.assertEqual(argv[argv.index("--"):], ["--", "tps", "-t", "200", "-c", "4"])
+        lines, doc, _, _, failed = self.bench.report(self.ctx, [exp], [runs])
+        text = "\n".join(lines)
+        self.assertEqual(failed, [])
+        self.assertIn("tps tps (simulator) (tx/s)", text)
+        self.assertEqual(doc["experiments"][0]["seed"]["fulcrum_ratios"]["sim"], {"4": 1.2})
+        # The simulator's ratio is judged where it ran: 1.2 is up, the seed's 1.025 is not.
+        self.assertIn("pgbench-22MB 4     1.025 same     1.200 up     DISAGREE", text)
+
+    def test_simulator_without_the_workload(self):
+        self.ctx.sim = self.fake_sim("echo 'fulcrum-sim: unknown program' >&2\nexit 2\n")
+        exp = self.exps[0]
+        rec = self.bench.sim_one(self.ctx, exp, exp.systems[0], exp.points[0], 1, "-t 200 -c 4")
+        self.assertTrue(rec.error.startswith(self.bench.UNSUPPORTED))
+        self.assertIn(exp.number, self.ctx.sim_unsupported)
+        lines, _, _, _, failed = self.bench.report(self.ctx, [exp], [[rec]])
+        self.assertEqual(failed, [])
+        self.assertIn("fulcrum-sim has no 'tps -t 200 -c 4' (exit status 2)", "\n".join(lines))
+
+    def test_simulator_failure_counts(self):
+        self.ctx.sim = self.fake_sim("echo 'RESULT name=tps clients=4 metric=tps value=1 unit=tx/s'\nexit 1\n")
+        exp = self.exps[0]
+        rec = self.bench.sim_one(self.ctx, exp, exp.systems[0], exp.points[0], 1, "-t 200 -c 4")
+        self.assertEqual(rec.error, "fulcrum-sim exit status 1")
+        _, _, _, _, failed = self.bench.report(self.ctx, [exp], [[rec]])
+        self.assertEqual(len(failed), 1)
 
 
 if __name__ == "__main__":
