@@ -50,9 +50,9 @@ BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench seeds
+.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench seeds sim-bench
 
-all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the kernel, the initrd and the bootable ISO
+all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso $(BUILD)/tools/fulcrum-sim ## build the kernel, the initrd, the bootable ISO and the simulator
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+( [a-z-]+)*:.*## ' Makefile | \
@@ -79,10 +79,13 @@ seeds: deps ## the seed threads' experiments beside the seeds' own tables, with 
 	@$(PYTHON) tools/bench --build $(BUILD) --suite seeds
 
 test: deps ## run every test; ends with "N passed, N failed"
-	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo \
-		$(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
+	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo $(SIM_TOOLS) \
+		$(BUILD)/tools/rtapp-dump $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
 	@$(MAKE) --no-print-directory $(BROKEN_KERNEL)
 	@$(PYTHON) tests/run-all --build $(BUILD)
+
+sim-bench: $(BUILD)/tools/fulcrum-sim ## simulator speed: events per host CPU second; compute 2,560 tasks on 80 CPUs
+	@$(PYTHON) tools/sim-bench --build $(BUILD)
 
 unit: deps ## host unit tests only (Check)
 	@$(MAKE) --no-print-directory $(BUILD)/unit/fulcrum-unit $(ELF_SAMPLES)
@@ -593,6 +596,78 @@ $(BUILD)/tools/fulcrum-topo: $(patsubst %.c,$(BUILD)/unit/%.o,$(TOPO_C))
 	@mkdir -p $(@D)
 	$(say) HOSTLD $@
 	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $^
+
+# rtapp-dump: fulcrum-sim's rt-app JSON front end on its own (docs/rtapp.md),
+# with ASan and UBSan like the unit build; jansson reads the JSON.
+RTAPP_C := tools/sim/rtapp.c tools/sim/rtapp_events.c tools/sim/rtapp_json.c tools/sim/workload.c
+JANSSON_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
+JANSSON_LIBS := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+$(call check-sources,RTAPP_C)
+
+$(patsubst %.c,$(BUILD)/unit/%.o,$(RTAPP_C) tools/sim/rtapp_dump.c): private UNIT_CFLAGS += $(JANSSON_CFLAGS)
+
+$(BUILD)/tools/rtapp-dump: $(patsubst %.c,$(BUILD)/unit/%.o,$(RTAPP_C) tools/sim/rtapp_dump.c)
+	@mkdir -p $(@D)
+	$(say) HOSTLD $@
+	$(Q)$(HOSTCC) $(UNIT_CFLAGS) -o $@ $^ $(JANSSON_LIBS)
+
+# ---------------------------------------------------------------- the simulator
+
+# fulcrum-sim runs the kernel's scheduler files unchanged on a simulated
+# machine (tools/sim/sim_arch.c is its arch interface), built for up to
+# 1,024 CPUs (MAX_CPUS is a build-time knob, kernel/machine.h). The preset
+# table is generated from tools/lib/qemu_machine.py, so it cannot drift.
+# fulcrum-sim-asan is the same program under ASan and UBSan, for the tests.
+SIM_MAX_CPUS ?= 1024
+SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
+	kernel/lib/printf.c kernel/lib/kstrto.c kernel/lib/cpumask.c kernel/lib/rbtree.c \
+	kernel/acpi/tables.c kernel/acpi/madt.c kernel/acpi/srat.c kernel/acpi/slit.c \
+	kernel/acpi/topology.c arch/x86_64/cpuid_topology.c \
+	kernel/sched/topology.c kernel/sched/topology_gen.c kernel/sched/topology_check.c \
+	kernel/sched/topology_debug.c kernel/sched/balance_map.c kernel/sched/core.c \
+	kernel/sched/task.c kernel/sched/idle.c kernel/sched/wait.c kernel/sched/features.c \
+	kernel/sched/load.c kernel/sched/fair.c kernel/sched/rr.c kernel/sched/placement.c \
+	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/balance.c \
+	kernel/sched/balance_find.c kernel/sched/stop.c kernel/sched/stats.c \
+	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c
+SIM_C := tools/sim/fulcrum_sim.c tools/sim/engine.c tools/sim/machine.c tools/sim/workloads.c \
+	tools/sim/messaging.c tools/sim/rtapp_run.c $(RTAPP_C) \
+	tools/sim/sim_arch.c $(SIM_KERNEL_C)
+$(call check-sources,SIM_C)
+SIM_CFLAGS := -std=gnu11 -O2 -g -DMAX_CPUS=$(SIM_MAX_CPUS) -Wall -Wextra -Werror \
+	-Wno-unused-parameter -Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itools/sim \
+	-I$(BUILD)/sim -MMD -MP $(JANSSON_CFLAGS)
+SIM_ASAN_CFLAGS := $(filter-out -O2,$(SIM_CFLAGS)) -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=undefined
+SIM_TOOLS := $(BUILD)/tools/fulcrum-sim $(BUILD)/tools/fulcrum-sim-asan
+
+$(BUILD)/sim/sim_presets.h: tools/sim/gen-presets tools/lib/qemu_machine.py
+	@mkdir -p $(@D)
+	$(say) GEN $@
+	$(Q)$(PYTHON) tools/sim/gen-presets > $@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/sim/cflags.txt: FORCE
+	$(call write-if-changed,$@,$(HOSTCC) $(SIM_CFLAGS) / $(SIM_ASAN_CFLAGS))
+
+$(BUILD)/sim/obj/%.o: %.c $(BUILD)/sim/cflags.txt | $(BUILD)/sim/sim_presets.h
+	@mkdir -p $(@D)
+	$(say) SIMCC $<
+	$(Q)$(HOSTCC) $(SIM_CFLAGS) -c $< -o $@
+
+$(BUILD)/sim/asan/%.o: %.c $(BUILD)/sim/cflags.txt | $(BUILD)/sim/sim_presets.h
+	@mkdir -p $(@D)
+	$(say) ASANCC $<
+	$(Q)$(HOSTCC) $(SIM_ASAN_CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/fulcrum-sim: $(patsubst %.c,$(BUILD)/sim/obj/%.o,$(SIM_C))
+	@mkdir -p $(@D)
+	$(say) HOSTLD $@
+	$(Q)$(HOSTCC) $(SIM_CFLAGS) -o $@ $^ -lm $(JANSSON_LIBS)
+
+$(BUILD)/tools/fulcrum-sim-asan: $(patsubst %.c,$(BUILD)/sim/asan/%.o,$(SIM_C))
+	@mkdir -p $(@D)
+	$(say) HOSTLD $@
+	$(Q)$(HOSTCC) $(SIM_ASAN_CFLAGS) -o $@ $^ -lm $(JANSSON_LIBS)
 
 # ---------------------------------------------------------------- fuzzing
 

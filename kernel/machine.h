@@ -10,7 +10,10 @@
 #include "lib/types.h"
 #include "mm/memmap.h"
 
-#define MAX_CPUS	    256
+/* A build-time knob (-DMAX_CPUS=N, a multiple of 64): host tools build with more. */
+#ifndef MAX_CPUS
+#define MAX_CPUS 256
+#endif
 #define MAX_NODES	    16
 #define MAX_NODE_MEM_RANGES 8
 

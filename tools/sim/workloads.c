@@ -1,0 +1,486 @@
+/*
+ * The built-in workloads: the guest benchmarks of user/ with their own
+ * names, options and RESULT lines, played as CPU bursts by the engine.
+ *
+ *   compute    (user/compute.c) T tasks each run J jobs of fixed CPU time
+ *              (--job-ms, the simulator's only extra option: the guest's
+ *              job takes whatever the machine takes); jobs per minute.
+ *   fairshare  (user/fairshare.c) T spinners confined to -c CPUs, nice
+ *              values -n, for -s seconds; each one's CPU time against its
+ *              ideal share, the worst deviation, Jain's index, CPU used.
+ *
+ * Each checks its own results as the guest program does (every job done,
+ * no task above the window) and then prints the scheduler's figures of the
+ * run: switches, migrations, wasted CPU and the share of runnable time
+ * spent queued.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "printk.h"
+#include "sched/stats.h"
+#include "sim.h"
+
+/* Linux's nice-to-weight table, as user/fairshare.c has it (the kernel's prio_to_weight). */
+#define FAIRSHARE_MAX_TASKS 256
+#define WINDOW_SLACK_NS	    (20 * NSEC_PER_MSEC)
+
+static const char *prog_name = "sim";
+
+void sim_result(const char *name, double value, const char *unit, const char *fmt, ...)
+{
+	char words[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(words, sizeof(words), fmt, ap);
+	va_end(ap);
+	if (fabs(value) >= 1000)
+		printf("RESULT name=%s %s value=%.1f unit=%s\n", name, words, value, unit);
+	else
+		printf("RESULT name=%s %s value=%.6g unit=%s\n", name, words, value, unit);
+}
+
+void sim_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try %s --help)\n", prog_name);
+	exit(2);
+}
+
+void sim_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: FAILED: ", prog_name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	exit(1);
+}
+
+long sim_arg_long(const char *opt, const char *s, long lo, long hi)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s || *end || v < lo || v > hi)
+		sim_usage_error("%s: '%s' is not a whole number in %ld..%ld", opt, s, lo, hi);
+	return v;
+}
+
+static double arg_double(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= lo && v <= hi))
+		sim_usage_error("%s: '%s' is not a number in %g..%g", opt, s, lo, hi);
+	return v;
+}
+
+/* The scheduler's figures of the run, as RESULT lines of the workload. */
+void sim_report_sched(const char *name, const char *keys, double window_s)
+{
+	struct sim_totals tot;
+	double queued;
+
+	sim_engine_totals(&tot);
+	queued = tot.run_delay_ns + tot.cpu_time_ns ?
+			 (double)tot.run_delay_ns / (double)(tot.run_delay_ns + tot.cpu_time_ns) :
+			 0;
+	printf("sim: %llu events (%llu ticks, %llu IPIs, %llu wake-ups), %llu switches, "
+	       "%llu migrations, wasted CPU %.3f ms, queued %.1f%% of runnable time, "
+	       "%.3f s simulated\n",
+	       (unsigned long long)tot.events, (unsigned long long)tot.ticks,
+	       (unsigned long long)tot.ipis, (unsigned long long)tot.wakeups,
+	       (unsigned long long)tot.switches, (unsigned long long)tot.migrations,
+	       (double)tot.wasted_ns / 1e6, queued * 100, window_s);
+	sim_result(name, (double)tot.switches, "switches", "%s metric=switches", keys);
+	sim_result(name, (double)tot.migrations, "migrations", "%s metric=migrations", keys);
+	sim_result(name, (double)tot.wasted_ns / 1e6, "ms", "%s metric=wasted_cpu", keys);
+	sim_result(name, queued * 100, "%", "%s metric=wait_share", keys);
+	if (sim_schedstat_wanted()) {
+		schedstat_print();
+		sched_tasks_print();
+	}
+	if (sched_feat(SCHED_VERIFY)) {
+		u64 checks, violations;
+
+		/* kernel/main.c's verdict at the end of a run, in its words. */
+		sched_verify_totals(&checks, &violations);
+		pr_info("sched_verify: %llu checks, %llu violations\n", (unsigned long long)checks,
+			(unsigned long long)violations);
+		if (violations)
+			sim_fail("the scheduler's invariant checks failed %llu times",
+				 (unsigned long long)violations);
+	}
+}
+
+/* ---------------------------------------------------------------- compute */
+
+static long compute_jobs = 10;
+static u64 compute_job_ns = 10 * NSEC_PER_MSEC;
+
+static u64 compute_first(struct sim_task *st)
+{
+	return compute_job_ns;
+}
+
+static struct sim_action compute_done(struct sim_task *st)
+{
+	if ((long)++st->counter < compute_jobs)
+		return (struct sim_action){ SIM_RUN, compute_job_ns };
+	return (struct sim_action){ SIM_EXIT, 0 };
+}
+
+static const struct sim_workload_ops compute_ops = {
+	.first_burst = compute_first,
+	.burst_done = compute_done,
+};
+
+static void compute_usage(void)
+{
+	printf("usage: compute [-t|--tasks T] [-j|--jobs J] [--job-ms MS]\n"
+	       "\n"
+	       "T tasks (default 4) each run the same fixed CPU-bound job J times\n"
+	       "(default 10); in the simulator a job is MS milliseconds of CPU time\n"
+	       "(default 10). Prints jobs/min for T tasks as aim7 does, and a RESULT\n"
+	       "line. Fails unless every task did all its jobs and the kernel charged\n"
+	       "the tasks exactly the CPU time the jobs took.\n");
+}
+
+static int compute_main(int argc, char **argv, u32 nr_cpus)
+{
+	static const struct option longopts[] = {
+		{ "tasks", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "job-ms", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	long tasks = 4, done = 0;
+	u64 cpu = 0, last = SIM_START_NS, expect;
+	struct sim_task **ts;
+	double real, jpm, ideal;
+	char keys[96];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "t:j:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			tasks = sim_arg_long("--tasks", optarg, 1, 100000);
+			break;
+		case 'j':
+			compute_jobs = sim_arg_long("--jobs", optarg, 1, 1000000);
+			break;
+		case 'm':
+			compute_job_ns = (u64)(arg_double("--job-ms", optarg, 0.001, 100000) *
+					       NSEC_PER_MSEC);
+			break;
+		case 'h':
+			compute_usage();
+			return 0;
+		default:
+			sim_usage_error("unknown option");
+		}
+	}
+	if (optind < argc)
+		sim_usage_error("unexpected argument '%s'", argv[optind]);
+	printf("compute: %ld tasks x %ld jobs, job %.3f ms of CPU (simulated)\n", tasks,
+	       compute_jobs, (double)compute_job_ns / 1e6);
+	fflush(stdout);
+	ts = calloc((size_t)tasks, sizeof(*ts));
+	if (!ts)
+		sim_fail("out of memory");
+	for (long i = 0; i < tasks; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "compute/%ld", i);
+		ts[i] = sim_task_spawn(&compute_ops, (u32)i, name, 0, NULL);
+	}
+	if (!sim_engine_run(0))
+		sim_fail("the simulated time limit passed before every task finished");
+	for (long i = 0; i < tasks; i++) {
+		if (!ts[i]->exited || (long)ts[i]->counter != compute_jobs)
+			sim_fail("task %ld did %llu of %ld jobs", i,
+				 (unsigned long long)ts[i]->counter, compute_jobs);
+		done += (long)ts[i]->counter;
+		cpu += ts[i]->t->sum_exec_runtime;
+		if (ts[i]->exit_ns > last)
+			last = ts[i]->exit_ns;
+	}
+	expect = (u64)tasks * (u64)compute_jobs * compute_job_ns;
+	if (cpu != expect)
+		sim_fail("the kernel charged the tasks %llu ns of CPU time; their jobs took %llu ns",
+			 (unsigned long long)cpu, (unsigned long long)expect);
+	real = (double)(last - SIM_START_NS) / 1e9;
+	jpm = (double)done * 60.0 / real;
+	/*
+	 * The ideal schedule of the same work on the same CPUs (preemptive,
+	 * migration free): no sooner than the longest task alone, nor than the
+	 * total CPU time spread evenly over every CPU (McNaughton's bound).
+	 */
+	ideal = fmax((double)compute_jobs * (double)compute_job_ns, (double)expect / (double)nr_cpus) /
+		1e9;
+	printf("%8s %12s %10s %10s %14s\n", "Tasks", "Jobs/Min", "Real", "CPU", "Jobs/sec/task");
+	printf("%8ld %12.2f %10.3f %10.3f %14.4f\n", tasks, jpm, real, (double)cpu / 1e9,
+	       (double)compute_jobs / real);
+	snprintf(keys, sizeof(keys), "tasks=%ld jobs=%ld", tasks, compute_jobs);
+	sim_result("compute", jpm, "jobs/min", "%s metric=jobs_per_min", keys);
+	printf("balance efficiency %.4f (ideal schedule %.3f s)\n", ideal / real, ideal);
+	sim_result("compute", ideal / real, "ratio", "%s metric=balance_eff", keys);
+	sim_report_sched("compute", keys, real);
+	free(ts);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- fairshare */
+
+static const int nice_weight[40] = {
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
+	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
+	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
+};
+
+/* A spinner never stops on its own: its bursts outlast any window. */
+#define SPIN_BURST_NS (3600 * NSEC_PER_SEC)
+
+static u64 spin_first(struct sim_task *st)
+{
+	return SPIN_BURST_NS;
+}
+
+static struct sim_action spin_done(struct sim_task *st)
+{
+	return (struct sim_action){ SIM_RUN, SPIN_BURST_NS };
+}
+
+static const struct sim_workload_ops spin_ops = {
+	.first_burst = spin_first,
+	.burst_done = spin_done,
+};
+
+/* As user/fairshare.c: shares by weight, no task above one CPU, capped ones out of the rest. */
+static void ideal_shares(long tasks, const int *nice_of, double total, double cap, double *ideal)
+{
+	bool capped[FAIRSHARE_MAX_TASKS] = { false };
+	bool again = true;
+
+	while (again) {
+		double left = total, weights = 0;
+
+		again = false;
+		for (long i = 0; i < tasks; i++) {
+			if (capped[i])
+				left -= cap;
+			else
+				weights += nice_weight[nice_of[i] + 20];
+		}
+		for (long i = 0; i < tasks; i++) {
+			if (capped[i])
+				continue;
+			ideal[i] = left * nice_weight[nice_of[i] + 20] / weights;
+			if (ideal[i] > cap) {
+				ideal[i] = cap;
+				capped[i] = true;
+				again = true;
+			}
+		}
+	}
+}
+
+static void parse_cpus(const char *s, struct cpumask *mask, u32 nr_cpus)
+{
+	const char *p = s;
+
+	cpumask_clear(mask);
+	while (*p) {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p || lo < 0)
+			sim_usage_error("--cpus: bad CPU list '%s'", s);
+		p = end;
+		if (*p == '-') {
+			hi = strtol(p + 1, &end, 10);
+			if (end == p + 1 || hi < lo)
+				sim_usage_error("--cpus: bad range in '%s'", s);
+			p = end;
+		}
+		for (long c = lo; c <= hi; c++) {
+			if (c >= (long)nr_cpus)
+				sim_usage_error("--cpus: CPU %ld is not online or not allowed here",
+						c);
+			cpumask_set_cpu((u32)c, mask);
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			sim_usage_error("--cpus: bad CPU list '%s'", s);
+	}
+}
+
+static void parse_nice(const char *s, int *nice_of)
+{
+	long n = 0, vals[FAIRSHARE_MAX_TASKS];
+	char *copy = strdup(s), *save = NULL;
+
+	if (!copy)
+		sim_fail("out of memory");
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (n == FAIRSHARE_MAX_TASKS)
+			sim_usage_error("--nice: more than %d values", FAIRSHARE_MAX_TASKS);
+		vals[n++] = sim_arg_long("--nice", w, -20, 19);
+	}
+	free(copy);
+	if (n == 0)
+		sim_usage_error("--nice: no values");
+	for (long i = 0; i < FAIRSHARE_MAX_TASKS; i++)
+		nice_of[i] = (int)vals[i % n];
+}
+
+static void fairshare_usage(void)
+{
+	printf("usage: fairshare [-t|--tasks T] [-c|--cpus LIST] [-s|--seconds S] [-n|--nice LIST]\n"
+	       "\n"
+	       "T CPU-bound tasks (default 5) confined to the CPUs in LIST (default:\n"
+	       "every CPU) spin for S seconds (default 2) from a common start. Each\n"
+	       "one's CPU time is compared with its ideal share of the time they got\n"
+	       "together (by nice weight, at most one CPU each); --nice gives the nice\n"
+	       "values, repeated over the tasks. RESULT lines: the worst deviation (%%),\n"
+	       "Jain's index of actual/ideal, the CPU time used of what the CPUs give.\n");
+}
+
+static int fairshare_main(int argc, char **argv, u32 nr_cpus)
+{
+	static const struct option longopts[] = {
+		{ "tasks", required_argument, NULL, 't' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "nice", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static int nice_of[FAIRSHARE_MAX_TASKS];
+	static double ideal[FAIRSHARE_MAX_TASKS];
+	static struct sim_task *ts[FAIRSHARE_MAX_TASKS];
+	long tasks = 5, ncpus, busy;
+	double seconds = 2.0, capacity, worst = 0, s1 = 0, s2 = 0;
+	u64 window, sum = 0, cpu_ns[FAIRSHARE_MAX_TASKS];
+	struct cpumask mask;
+	char keys[96];
+	int c;
+
+	cpumask_clear(&mask);
+	cpumask_set_range(&mask, 0, nr_cpus);
+	while ((c = getopt_long(argc, argv, "t:c:s:n:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			tasks = sim_arg_long("--tasks", optarg, 1, FAIRSHARE_MAX_TASKS);
+			break;
+		case 'c':
+			parse_cpus(optarg, &mask, nr_cpus);
+			break;
+		case 's':
+			seconds = arg_double("--seconds", optarg, 0.01, 3600);
+			break;
+		case 'n':
+			parse_nice(optarg, nice_of);
+			break;
+		case 'h':
+			fairshare_usage();
+			return 0;
+		default:
+			sim_usage_error("unknown option");
+		}
+	}
+	if (optind < argc)
+		sim_usage_error("unexpected argument '%s'", argv[optind]);
+	ncpus = 0;
+	for (u32 cpu = 0; cpu < nr_cpus; cpu++)
+		ncpus += cpumask_test_cpu(cpu, &mask);
+	if (ncpus == 0)
+		sim_usage_error("--cpus: no CPU");
+	busy = tasks < ncpus ? tasks : ncpus;
+	window = (u64)(seconds * 1e9);
+	printf("fairshare: %ld tasks on %ld CPUs for %.3f s\n", tasks, ncpus, seconds);
+	fflush(stdout);
+	for (long i = 0; i < tasks; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "fairshare/%ld", i);
+		ts[i] = sim_task_spawn(&spin_ops, (u32)i, name, nice_of[i], &mask);
+	}
+	if (!sim_engine_run(SIM_START_NS + window))
+		sim_fail("the simulated time limit passed before the window ended");
+	for (long i = 0; i < tasks; i++) {
+		sim_cpu = task_cpu(ts[i]->t);
+		cpu_ns[i] = task_sched_runtime(ts[i]->t);
+		if (cpu_ns[i] > window + WINDOW_SLACK_NS)
+			sim_fail("task %ld used %.3f ms of CPU in a %.3f ms window", i,
+				 (double)cpu_ns[i] / 1e6, (double)window / 1e6);
+		sum += cpu_ns[i];
+	}
+	if (sum == 0)
+		sim_fail("the tasks used no CPU time at all");
+	capacity = (double)busy * (double)window;
+	ideal_shares(tasks, nice_of, (double)sum, (double)window, ideal);
+	printf("%6s %6s %14s %14s %10s\n", "task", "nice", "cpu_ms", "ideal_ms", "actual/ideal");
+	for (long i = 0; i < tasks; i++) {
+		double ratio = (double)cpu_ns[i] / ideal[i];
+
+		s1 += ratio;
+		s2 += ratio * ratio;
+		worst = fmax(worst, fabs(ratio - 1));
+		printf("%6ld %6d %14.3f %14.3f %10.3f\n", i, nice_of[i], (double)cpu_ns[i] / 1e6,
+		       ideal[i] / 1e6, ratio);
+	}
+	if ((double)sum > capacity + (double)(busy * WINDOW_SLACK_NS))
+		sim_fail("the tasks used %.3f ms of CPU; %ld CPUs give %.3f ms in the window",
+			 (double)sum / 1e6, busy, capacity / 1e6);
+	printf("worst deviation %.1f%%, Jain's index %.4f, CPU used %.1f%%\n", worst * 100,
+	       s1 * s1 / ((double)tasks * s2), (double)sum * 100 / capacity);
+	snprintf(keys, sizeof(keys), "tasks=%ld cpus=%ld", tasks, ncpus);
+	sim_result("fairshare", worst * 100, "%", "%s metric=worst_dev", keys);
+	sim_result("fairshare", s1 * s1 / ((double)tasks * s2), "index", "%s metric=jain", keys);
+	sim_result("fairshare", (double)sum * 100 / capacity, "%", "%s metric=cpu_used", keys);
+	sim_report_sched("fairshare", keys, seconds);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+int sim_workload_main(int argc, char **argv, u32 nr_cpus)
+{
+	if (argc < 1) {
+		fprintf(stderr, "fulcrum-sim: no workload after '--' (%s)\n", SIM_WORKLOADS);
+		return 2;
+	}
+	prog_name = argv[0];
+	optind = 1;
+	if (strcmp(argv[0], "compute") == 0)
+		return compute_main(argc, argv, nr_cpus);
+	if (strcmp(argv[0], "fairshare") == 0)
+		return fairshare_main(argc, argv, nr_cpus);
+	if (strcmp(argv[0], "hackbench") == 0)
+		return sim_hackbench_main(argc, argv);
+	if (strcmp(argv[0], "pipebench") == 0)
+		return sim_pipebench_main(argc, argv);
+	if (strcmp(argv[0], "rt-app") == 0)
+		return sim_rtapp_main(argc, argv, nr_cpus);
+	fprintf(stderr, "fulcrum-sim: no built-in workload '%s' (%s)\n", argv[0], SIM_WORKLOADS);
+	return 2;
+}
