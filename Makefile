@@ -53,14 +53,14 @@ BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench sim-bench
+.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench seeds sim-bench
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso $(BUILD)/tools/fulcrum-sim ## build the kernel, the initrd, the bootable ISO and the simulator
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+( [a-z-]+)*:.*## ' Makefile | \
 		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
-	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/"
+	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|2s12|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/"
 
 run qemu: deps ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
 	@$(MAKE) --no-print-directory all
@@ -76,6 +76,10 @@ sched-cost: all $(BUILD)/bench/select-cost ## select_task_rq and context-switch 
 bench: deps ## quick benchmark suite: stock vs sbm and Fulcrum vs Linux on 2s (tools/bench --suite quick)
 	@$(MAKE) --no-print-directory all
 	@$(PYTHON) tools/bench --build $(BUILD) --suite quick
+
+seeds: deps ## the seed threads' experiments beside the seeds' own tables, with verdicts (docs/seeds.md)
+	@$(MAKE) --no-print-directory all
+	@$(PYTHON) tools/bench --build $(BUILD) --suite seeds
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo $(SIM_TOOLS) \

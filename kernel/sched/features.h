@@ -23,6 +23,10 @@
 	F(WAKEUP_PREEMPTION, true)                                                            \
 	/* Balance on decayed loads: source under-, target over-estimated. */                 \
 	F(LB_BIAS, true)                                                                      \
+	/* Seed 003, stock placement: wake_affine is asked when the waker runs on p's last */ \
+	/* CPU too, which p keeps, with no idle search, if it refuses (2.6.34, before      */ \
+	/* Suresh Siddha's check). Off, as in 3.8: that CPU is the target, searched from.  */ \
+	F(WAKE_AFFINE_ON_PREV, false)                                                         \
 	/* Verify runqueue invariants at every change (tests turn this on). */                \
 	F(SCHED_VERIFY, false)
 

@@ -387,9 +387,11 @@ static u32 stock_descent(const struct sched_topology *t, struct task *p, struct 
  * With affine_sd: p goes to this CPU if wake_affine() agrees -- never asked
  * when this CPU is prev (linux-scheduler-facts.md 12: comparing a CPU with itself, one side
  * sync-discounted, pulled wakees onto a busy SMT thread) -- then to an idle
- * CPU near that target. Without: stock_descent() from sd. No level has
- * SD_BALANCE_WAKE, so a wake-up without affine_sd stays on prev with no
- * idle search at all; fork and exec always descend from the top.
+ * CPU near that target (sched_features=WAKE_AFFINE_ON_PREV asks it on prev
+ * too, as before 2010, and keeps prev when it refuses). Without affine_sd:
+ * stock_descent() from sd. No level has SD_BALANCE_WAKE, so a wake-up
+ * without affine_sd stays on prev with no idle search at all; fork and
+ * exec always descend from the top.
  */
 static u32 select_stock(const struct sched_topology *t, struct task *p, int sd_flag, bool sync,
 			u32 this_cpu)
@@ -416,6 +418,14 @@ static u32 select_stock(const struct sched_topology *t, struct task *p, int sd_f
 	if (affine_sd) {
 		u32 target = prev;
 
+		/*
+		 * Before the check (sched_features=WAKE_AFFINE_ON_PREV): a refused
+		 * affine wake-up fell through to the balancing path, which with no
+		 * SD_BALANCE_WAKE level (as here) leaves p on prev, unsearched.
+		 */
+		if (this_cpu == prev && sched_feat(WAKE_AFFINE_ON_PREV) &&
+		    !wake_affine(affine_sd, p, this_cpu, sync))
+			return prev;
 		if (this_cpu != prev && wake_affine(affine_sd, p, this_cpu, sync))
 			target = this_cpu;
 		return select_idle_sibling(t, p, this_cpu, target);

@@ -608,6 +608,8 @@ BENCH_RUNS = [  # (program, arguments, the RESULT lines' parameter fields, {metr
      {"tps": "tx/s", "latency_avg": "ms"}),
     ("fairshare", "-t 5 -c 4-7 -s 0.5", "tasks=5 cpus=4",
      {"worst_dev": "%", "jain": "index", "cpu_used": "%"}),
+    ("jbb", "-w 2 -n 20", "warehouses=2 transactions=20", {"bops": "ops/s", "wakeups": "count"}),
+    ("netrr", "-n 200 -b pinned -P 1,6", "binding=pinned transactions=200 size=1", {"tps": "trans/s"}),
 ]
 USER_TESTS += [
     BootTest(f"bench-{prog}", f"/bin/{prog} {args}: its own checks pass, RESULT lines as on Linux",

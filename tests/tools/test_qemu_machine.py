@@ -61,7 +61,7 @@ class Presets(unittest.TestCase):
 
     def test_every_preset_is_there_and_sound(self):
         self.assertEqual([p.name for p in qm.PRESET_LIST],
-                         ["up", "smt", "2s", "2s16", "4n", "asym", "x2apic", "amd"])
+                         ["up", "smt", "2s", "2s16", "2s12", "4n", "asym", "x2apic", "amd"])
         for p in qm.PRESET_LIST:
             with self.subTest(preset=p.name):
                 self.assertEqual(qm.preset_problems(p), [])
@@ -80,6 +80,7 @@ class Presets(unittest.TestCase):
         self.assertEqual(shapes["up"], (1, 1, 1, 1, 1))
         self.assertEqual(shapes["smt"], (1, 2, 2, 1, 4))
         self.assertEqual(shapes["2s16"], (2, 4, 2, 2, 16))
+        self.assertEqual(shapes["2s12"], (2, 3, 2, 2, 12))
         self.assertEqual(shapes["4n"], (4, 2, 2, 4, 16))
         self.assertEqual(shapes["amd"], shapes["2s"])
         self.assertNotIn("-numa", argv_of("up") + argv_of("smt"))  # one node: QEMU builds no SRAT

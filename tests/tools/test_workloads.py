@@ -1,5 +1,5 @@
 """The workload programs (user/hackbench.c, pipebench.c, compute.c, wakelat.c,
-tps.c, fairshare.c) as built by `make` for Fulcrum, run on this host's Linux with small
+tps.c, fairshare.c, jbb.c, netrr.c) as built by `make` for Fulcrum, run on this host's Linux with small
 parameters.
 
 Each run must end with status 0 and print RESULT lines in the format of
@@ -310,6 +310,78 @@ class Fairshare(WorkloadCase):
     def test_bad_arguments(self):
         for args in (["-t", "0"], ["-c", "9999"], ["-c", "3-1"], ["-c", "x"], ["-n", "20"],
                      ["-s", "0"], ["extra"]):
+            self.assert_usage_error(*args)
+
+
+class Jbb(WorkloadCase):
+    prog = "jbb"
+
+    def test_throughput(self):
+        out, res = self.results("-w", "3", "-n", "40", "-k", "2000", "-a", "500")
+        self.assertEqual(set(res), {"bops", "wakeups"})
+        fields, bops, unit = res["bops"]
+        self.assertEqual(fields, {"warehouses": "3", "transactions": "40", "metric": "bops"})
+        self.assertEqual(unit, "ops/s")
+        self.assertGreater(bops, 0)
+        m = re.search(r"^\s+3\s+(\d+\.\d\d)\s+(\d+\.\d{3})\s+(\d+)$", out, re.M)
+        self.assertIsNotNone(m, f"no table row for 3 warehouses:\n{out}")
+        self.assert_close(float(m.group(1)), bops, rel=0.001, what="table vs RESULT")
+        wakeups = res["wakeups"][1]
+        self.assertEqual(int(m.group(3)), wakeups)
+        # At least the closing wake-up per warehouse, at most one per post plus that one.
+        self.assertGreaterEqual(wakeups, 3)
+        self.assertLessEqual(wakeups, 3 * 41)
+        if float(m.group(2)) >= 0.05:
+            self.assert_close(bops, 3 * 40 / float(m.group(2)), rel=0.05, what="ops/s vs 120 / Real")
+
+    def test_one_warehouse(self):
+        _, res = self.results("-w", "1", "-n", "5")
+        self.assertEqual(res["bops"][0]["warehouses"], "1")
+
+    def test_wrong_audit_detected(self):
+        err = self.assert_fails_loudly("-w", "2", "-n", "10", "-k", "100", "-a", "100")
+        self.assertIn("partner 0: audit of transaction 3 is wrong", err)
+        self.assertIn("1 of 2 warehouses went wrong", err)
+
+    def test_bad_arguments(self):
+        for args in (["-w", "0"], ["-w", "257"], ["-n", "x"], ["-k", "0"], ["extra"]):
+            self.assert_usage_error(*args)
+
+
+class Netrr(WorkloadCase):
+    prog = "netrr"
+
+    def check(self, args, binding):
+        out, res = self.results(*args)
+        self.assertEqual(set(res), {"tps"})
+        fields, tps, unit = res["tps"]
+        self.assertEqual(fields, {"binding": binding, "transactions": "300", "size": fields["size"],
+                                  "metric": "tps"})
+        self.assertEqual(unit, "trans/s")
+        m = re.search(rf"^{binding}\s+(\d+\.\d\d)\s+(\d+\.\d{{3}})\s+(\d+\.\d{{3}})$", out, re.M)
+        self.assertIsNotNone(m, out)
+        self.assert_close(float(m.group(1)), tps, rel=0.001, what="table vs RESULT")
+        if float(m.group(2)) >= 0.05:
+            self.assert_close(tps, 300 / float(m.group(2)), rel=0.05, what="trans/s vs 300 / Real")
+        return out, fields
+
+    def test_unpinned(self):
+        out, fields = self.check(["-n", "300"], "unpinned")
+        self.assertEqual(fields["size"], "1")
+        self.assertIn("unpinned", out.splitlines()[0])
+
+    def test_pinned_large(self):
+        cpus = sorted(os.sched_getaffinity(0))
+        a, b = cpus[0], cpus[1 % len(cpus)]
+        out, fields = self.check(["-n", "300", "-s", "3000", "-b", "pinned", "-P", f"{a},{b}"], "pinned")
+        self.assertEqual(fields["size"], "3000")
+        self.assertIn(f"client on CPU {a}, server on CPU {b}", out)
+
+    def test_wrong_answer_detected(self):
+        self.assertIn("client: transaction 5: wrong answer", self.assert_fails_loudly("-n", "20"))
+
+    def test_bad_arguments(self):
+        for args in (["-b", "tied"], ["-P", "1"], ["-P", "a,1"], ["-s", "0"], ["-n", "0"], ["extra"]):
             self.assert_usage_error(*args)
 
 

@@ -237,6 +237,41 @@ START_TEST(test_prev_is_this_cpu_skips_wake_affine)
 }
 END_TEST
 
+/*
+ * Seed 003, the same wake-ups with sched_features=WAKE_AFFINE_ON_PREV, the
+ * order before Suresh Siddha's check. CPU 0 runs the waker and was p's last
+ * CPU; its sibling CPU 1 is idle. Non-sync, wake_affine weighs CPU 0
+ * against itself (100 * 2048 > 112 * 1024), refuses, and p stays on the
+ * busy thread with no idle search: CPU 0, where 3.8 gives CPU 1. Sync, the
+ * waker's discount makes it agree, and both search from CPU 0: CPU 1.
+ * A waker elsewhere is not affected.
+ */
+START_TEST(test_wake_affine_on_prev_feature)
+{
+	const char *on = "WAKE_AFFINE_ON_PREV", *off = "NO_WAKE_AFFINE_ON_PREV";
+	u64 saved = sched_features_mask;
+	struct task *p = fx_task(0, 0), *q = fx_task(4, 0);
+
+	ck_assert(!sched_feat(WAKE_AFFINE_ON_PREV)); /* 3.8's default */
+	fx_busy_all(1);
+	fx_idle(1);
+	ck_assert_uint_eq(fx_place(STOCK, p, 0, WAKE, 0), 1);
+	ck_assert_int_eq(sched_feat_set(on, strlen(on)), 0);
+	ck_assert_uint_eq(fx_place(STOCK, p, 0, WAKE, 0), 0);
+	ck_assert_uint_eq(p->stats.nr_wakeups_affine_attempts, 1);
+	ck_assert_uint_eq(p->stats.nr_wakeups_affine, 0);
+	ck_assert_uint_eq(fx_place(STOCK, p, 0, WAKE, WF_SYNC), 1);
+	ck_assert_uint_eq(fx_place(SBM, p, 0, WAKE, 0), 1); /* the balance map keeps the check */
+	/* The waker on CPU 0, q last on CPU 4 (busy, the other socket): 3.8's answer either way. */
+	fx_idle(5);
+	ck_assert_uint_eq(fx_place(STOCK, q, 0, WAKE, 0), 5);
+	ck_assert_int_eq(sched_feat_set(off, strlen(off)), 0);
+	ck_assert_uint_eq(fx_place(STOCK, q, 0, WAKE, 0), 5);
+	ck_assert_uint_eq(fx_place(STOCK, p, 0, WAKE, 0), 1);
+	sched_features_mask = saved;
+}
+END_TEST
+
 /* -------------------------------------------------------- find_idlest_* */
 
 /* A socket of four SMT cores: the MC domain of CPU 0 has four groups. */
@@ -702,6 +737,7 @@ Suite *select_suite(void)
 	tcase_add_test(tc, test_idle_sibling_skips_target_group);
 	tcase_add_test(tc, test_idle_sibling_3_8_0_form);
 	tcase_add_test(tc, test_prev_is_this_cpu_skips_wake_affine);
+	tcase_add_test(tc, test_wake_affine_on_prev_feature);
 	tcase_add_test(tc, test_find_idlest_group_least_loaded);
 	tcase_add_test(tc, test_find_idlest_group_stays_local_within_margin);
 	tcase_add_test(tc, test_fork_spreads_to_other_socket);

@@ -40,6 +40,12 @@ WORKLOADS = {w.name: w for w in [
              ("getpid", "fork_exit_wait", "pipe_round_trip", "socketpair_round_trip"),
              "one raw getpid, fork+_exit+wait4, a one-byte round trip between two processes over "
              "pipes and over a socketpair (docs/user-space.md); ns per operation"),
+    Workload("jbb", "-n 200", {"warehouses": "-w", "transactions": "-n", "work": "-k", "audit": "-a"},
+             ("bops",), "W warehouse threads run N CPU-bound transactions, each posted to a partner "
+             "thread woken by futex to audit it (specjbb-like, seed 003); transactions per second"),
+    Workload("netrr", "-n 2000", {"binding": "-b", "transactions": "-n", "size": "-s", "pin": "-P"},
+             ("tps",), "a client and a server process exchange one request and response at a time over "
+             "a socket pair (netperf TCP_RR), unpinned or pinned (-P A,B); transactions per second"),
     Workload("fairshare", "-s 2", {"tasks": "-t", "cpus": "-c", "seconds": "-s", "nice": "-n"},
              ("worst_dev", "jain"),
              "T CPU-bound tasks on a CPU set: each one's CPU time against its fair share; worst "
