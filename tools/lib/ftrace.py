@@ -123,7 +123,7 @@ def parse_line(text, number):
         raise TraceError(number, f"expected an event line {EXPECTED}, got {text[:80]!r}")
     name = m.group("event").split(":")[-1]
     body = m.group("body").rstrip()
-    fields = event_fields(name, body)
+    fields = event_fields(name, body.lstrip())  # trace-cmd pads the event name with spaces
     for key in REQUIRED.get(name, ()):
         if key not in fields:
             got = ", ".join(fields) or "none"

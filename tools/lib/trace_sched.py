@@ -177,8 +177,11 @@ def replay(trace):
         elif ev.name == "sched_migrate_task":
             t = task(ev.num("pid"), f["comm"])
             t.migrations += 1
-            cause = "wake-up" if t.waking is not None else \
-                "balance" if t.state in ("runnable", "running") else "other"
+            # in a wake-up: between sched_waking and the wake-up that queues the task
+            if t.waking is not None and t.state not in ("runnable", "running"):
+                cause = "wake-up"
+            else:
+                cause = "balance" if t.state in ("runnable", "running") else "other"
             migrations.append((ev.ts, t.pid, ev.num("orig_cpu"), ev.num("dest_cpu"), cause))
             if t.state == "runnable" or t.waking is not None:
                 t.cpu = ev.num("dest_cpu")
