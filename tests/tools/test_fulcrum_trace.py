@@ -204,6 +204,27 @@ class Wasted(unittest.TestCase):
         code, out, _ = tool("wasted", "--min-ms", "4", GAPS)
         self.assertIn("total: 5.000 ms wasted in 1 stretches of at least 4 ms", out)
 
+    def test_kernel_count_beside(self):
+        """Fulcrum's trailer lines give the kernel's own count; both are printed per CPU."""
+        text = read(GAPS) + ("# fulcrum wasted_idle_ns cpu=0 ns=4000000 since_boot=9000000\n"
+                             "# fulcrum wasted_idle_ns cpu=1 ns=4000000 since_boot=4000000\n")
+        self.assertEqual(ftrace.kernel_wasted(ftrace.parse_text(text)), {0: 4000000, 1: 4000000})
+        code, out, err = tool("wasted", write_temp(self, text))
+        self.assertEqual(code, 0, err)
+        self.assertIn("  cpu 0: kernel 4.000 ms, trace 3.400 ms, difference 0.600 ms\n", out)
+        self.assertIn("  cpu 1: kernel 4.000 ms, trace 5.000 ms, difference -1.000 ms\n", out)
+        self.assertIn("  all: kernel 8.000 ms, trace 8.400 ms, difference -0.400 ms\n", out)
+
+    def test_fulcrum_fields(self):
+        """Fulcrum's own events read with their string fields (sd_level=MC, domain=NUMA)."""
+        line = ("       hackbench-40      [003] d..3.     2.000000: sched_select: pid=41 prev_cpu=1 this_cpu=3 "
+                "target=2 sd_level=MC reason=idle_sibling\n"
+                "          <idle>-0       [002] d..2.     2.000100: sched_balance: cpu=2 domain=NUMA "
+                "idle_type=newidle imbalance=1 busiest=-1 moved=0 result=balanced\n")
+        evs = ftrace.parse_text("# tracer: nop\n" + line).events
+        self.assertEqual(evs[0].fields["sd_level"], "MC")
+        self.assertEqual(evs[1].num("busiest"), -1)
+
     def test_affinity_from_trace(self):
         """A task whose cpus_allowed leaves the idle CPU out wastes nothing there."""
         text = read(GAPS).replace("comm=sleeper_c pid=12 prio=120 target_cpu=001\n",

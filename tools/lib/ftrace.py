@@ -42,7 +42,7 @@ REQUIRED = {
 # The fields that must be whole numbers (decimal) wherever they appear.
 NUMERIC = {"pid", "prev_pid", "next_pid", "child_pid", "old_pid", "target_cpu", "orig_cpu", "dest_cpu",
            "prio", "prev_prio", "next_prio", "cpu_id", "state", "prev_cpu", "this_cpu", "target", "cpu",
-           "sd_level", "moved"}
+           "moved"}
 # cpu_idle's state when a CPU leaves idle: PWR_EVENT_EXIT, (u32)-1.
 CPU_IDLE_EXIT = 4294967295
 EXPECTED = "'COMM-PID [CPU] FLAGS SECONDS: EVENT: FIELDS'"
@@ -82,6 +82,21 @@ class Trace:
     tracer: str  # "# tracer: NAME", or None
     path: str = None
     warnings: list = field(default_factory=list)  # "line N: ..." notes that did not stop the reading
+
+
+# Fulcrum's trailer after a final dump: the kernel's own wasted-CPU count per CPU over the
+# trace (kernel/sched/stats.c samples it at each tick).
+KERNEL_WASTED_RE = re.compile(r"^fulcrum wasted_idle_ns cpu=(\d+) ns=(\d+)\b")
+
+
+def kernel_wasted(trace):
+    """cpu -> ns from the trace's '# fulcrum wasted_idle_ns' lines; {} when it has none."""
+    out = {}
+    for line in trace.header:
+        m = KERNEL_WASTED_RE.match(line)
+        if m:
+            out[int(m.group(1))] = int(m.group(2))
+    return out
 
 
 def parse_seconds(text):
