@@ -285,6 +285,18 @@ class Check(unittest.TestCase):
         problems, _ = trace_grammar.check(text, trace_grammar.reference_events(ftrace.read(LINUX)))
         self.assertEqual(problems, [(1, None, "expected the tracefs header's first line '# tracer: nop'")])
 
+    def test_header_block(self):
+        """The 12 header lines must be Linux's; the counts on the entries line may differ."""
+        lines = read(GAPS).splitlines(keepends=True)
+        code, out, _ = tool("check", write_temp(self, "".join(lines)))
+        self.assertEqual(code, 0, out)
+        broken = lines[:8] + [lines[8][:30] + " " * 200 + lines[12]] + lines[9:12] + lines[13:]
+        code, out, _ = tool("check", write_temp(self, "".join(broken)))
+        self.assertEqual(code, 1)
+        self.assertRegex(out, r"(?m)^\S+:9: header line 9: expected '#                              \|\|\| / _-=> "
+                         r"migrate-disable', got ")
+        self.assertIn("1 lines differ", out)  # the event glued onto line 9 is not read
+
     def test_recorded_fulcrum_traces(self):
         """Every other trace in tests/data/traces (Fulcrum's, from its trace channel) has
         Linux's shape wherever Linux has the event."""

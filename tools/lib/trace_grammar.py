@@ -11,7 +11,8 @@ Written after tests/data/traces/linux-6.1-hackbench.trace, a trace of Debian 12'
            decimal (cpu_idle's state: 4294967295 when the CPU leaves idle)
 
 check() reports every event line whose event the reference trace has but whose shape is
-not Linux's, one message per line, with its number. Events the reference does not have
+not Linux's, one message per line, with its number, and the first line where the header
+block differs from the reference's (its entries-in-buffer counts aside). Events the reference does not have
 (Fulcrum's sched_select and sched_balance) are counted, not checked.
 """
 import re
@@ -127,17 +128,48 @@ def reference_events(trace):
     return names
 
 
-def check(text, reference_names, path=None):
+ENTRIES_RE = re.compile(r"# entries-in-buffer/entries-written: \d+/\d+   #P:\d+")
+
+
+def reference_header(text):
+    """The header block (the leading '#' lines) of a reference trace's text."""
+    out = []
+    for line in text.split("\n"):
+        if not line.startswith("#"):
+            break
+        out.append(line.rstrip("\r"))
+    return out
+
+
+def header_problems(lines, header):
+    """The first difference between a trace's leading lines and the reference's header
+    (whose entries line may hold any counts), as [(line number, message)]."""
+    for i, want in enumerate(header):
+        got = lines[i].rstrip("\r") if i < len(lines) else None
+        if got == want or (ENTRIES_RE.fullmatch(want) and got is not None and ENTRIES_RE.fullmatch(got)):
+            continue
+        if got is None:
+            return [(i + 1, f"the file ends inside the tracefs header; expected {want!r}")]
+        return [(i + 1, f"header line {i + 1}: expected {want!r}, got {got[:100]!r}")]
+    return []
+
+
+def check(text, reference_names, path=None, header=None):
     """Checks a trace's text. Returns (problems, counts): problems is a list of
     (line number, event or None, message); counts maps 'checked', 'unchecked' (a dict
-    event -> lines) and 'lines'. Lines that cannot be read at all are problems too."""
+    event -> lines) and 'lines'. Lines that cannot be read at all are problems too. With
+    header (reference_header's lines) the leading lines must be that header; without it,
+    the first line must be '# tracer: ...'."""
     problems, unchecked, checked = [], {}, 0
     lines = text.split("\n")
     if text.endswith("\n"):
         lines = lines[:-1]
-    first = next((i for i, line in enumerate(lines, 1) if line.strip()), None)
-    if first is None or not lines[first - 1].startswith("# tracer: "):
-        problems.append((first or 1, None, "expected the tracefs header's first line '# tracer: nop'"))
+    if header:
+        problems += [(n, None, why) for n, why in header_problems(lines, header)]
+    else:
+        first = next((i for i, line in enumerate(lines, 1) if line.strip()), None)
+        if first is None or not lines[first - 1].startswith("# tracer: "):
+            problems.append((first or 1, None, "expected the tracefs header's first line '# tracer: nop'"))
     for number, raw in enumerate(lines, 1):
         raw = raw.rstrip("\r")
         try:
