@@ -179,6 +179,14 @@ class Summary(unittest.TestCase):
         self.assertIn("migrations (sched_migrate_task) by cause: 2 (balance 2;", out)
         self.assertIn("placement decisions (sched_select) by reason: prev 1 (0 to another CPU)", out)
 
+    def test_side_by_side(self):
+        code, out, err = tool("summary", GAPS, LINUX)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out.count("\ntrace: "), 1)  # both summaries, the first at the top
+        self.assertRegex(out, r"\n  run ms, all tasks\s+28\.000\s+132\.181\n")
+        self.assertRegex(out, r"\n  wake-up latency p90 us\s+5000\.0\s+\d+\.\d\n")
+        self.assertRegex(out, r"\n  wasted ms \(any length\)\s+8\.400\s")
+
     def test_linux_trace(self):
         code, out, err = tool("summary", LINUX)
         self.assertEqual(code, 0, err)
