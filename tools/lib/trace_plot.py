@@ -12,9 +12,10 @@ import subprocess
 
 import bench_plot
 
-# Colours a person can tell apart (after Paul Tol's "muted" and "bright" schemes).
+# Colours a person can tell apart next to each other (Paul Tol's "muted" scheme and a few
+# strong ones; no grey, which is the other tasks').
 PALETTE = ("#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#882255", "#44aa99",
-           "#999933", "#117733", "#332288", "#dd7788", "#88ccee", "#cc6677", "#ddcc77", "#aa4499")
+           "#999933", "#332288", "#e08214", "#8c510a", "#e7298a", "#222222", "#9467bd", "#a6d854")
 OTHER = "#bbbbbb"
 NAMED = len(PALETTE)  # tasks with a colour and a key entry of their own
 
