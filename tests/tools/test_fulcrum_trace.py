@@ -317,6 +317,27 @@ class Check(unittest.TestCase):
                 code, out, err = tool("check", path)
                 self.assertEqual(code, 0, out[-3000:] + err)
 
+    def test_recorded_fulcrum_wasted_counts(self):
+        """Where a Fulcrum trace carries the kernel's own wasted-CPU count, it agrees with the
+        trace's to a tick per stretch: the kernel samples at each tick and counts the whole
+        tick period when it finds a waiter, so a stretch costs it at most a tick more or less."""
+        tick = 4000000  # 250 Hz
+        found = 0
+        for path in sorted(glob.glob(os.path.join(TOP, "tests", "data", "traces", "*.trace"))):
+            trace = ftrace.read(path)
+            kernel = ftrace.kernel_wasted(trace)
+            if not kernel:
+                continue
+            found += 1
+            r = trace_sched.replay(trace)
+            for c, ns in kernel.items():
+                runs = r.wasted.get(c, [])
+                mine = sum(e - s for s, e, _ in runs)
+                with self.subTest(trace=os.path.basename(path), cpu=c):
+                    self.assertLessEqual(abs(ns - mine), tick * max(len(runs), 1))
+        if not found:
+            self.skipTest("no trace in tests/data/traces carries '# fulcrum wasted_idle_ns' lines yet")
+
 
 class Plot(unittest.TestCase):
     def png_size(self, path):
@@ -370,6 +391,8 @@ class Json(unittest.TestCase):
         self.assertEqual((starts[d_flow]["tid"], starts[d_flow]["ts"]), (1, 1017000.0))
         self.assertEqual((ends[d_flow]["tid"], ends[d_flow]["ts"]), (0, 1017500.0))
         slices = [e for e in ev if e["ph"] == "X"]
+        self.assertIn({"ph": "X", "name": "idle", "cat": "idle", "pid": 1, "tid": 0, "ts": 1012000.0,
+                       "dur": 5500.0, "args": {}}, slices)
         self.assertIn({"ph": "X", "name": "spin_b-11", "cat": "sched", "pid": 1, "tid": 0, "ts": 1004000.0,
                        "dur": 8000.0, "args": {"pid": 11, "comm": "spin_b"}}, slices)
 
