@@ -1,8 +1,10 @@
 """A per-CPU timeline of a scheduler trace, drawn by gnuplot (Debian package gnuplot-nox).
 
 One lane per CPU; each task's running stretches are boxes in its own colour (the tasks
-that ran longest are named in the key, the rest share one grey), idle time is the lane
-left white with a thin grey line; wake-ups are thin arrows from the waker's CPU at the
+that ran longest are named in the key, as many as its height holds, the rest share one
+grey); idle time is the lane left white with a thin grey line, hatched black at the
+bottom of the lane where the CPU was idle while a task it could run waited elsewhere
+(trace_sched's wasted stretches); wake-ups are thin arrows from the waker's CPU at the
 sched_waking to the woken task's lane where it starts running, migrations red arrows from
 the old CPU's lane to the new one's. PNG through cairo (or libgd), and SVG.
 """
@@ -17,7 +19,14 @@ import bench_plot
 PALETTE = ("#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#882255", "#44aa99",
            "#999933", "#332288", "#e08214", "#8c510a", "#e7298a", "#222222", "#9467bd", "#a6d854")
 OTHER = "#bbbbbb"
-NAMED = len(PALETTE)  # tasks with a colour and a key entry of their own
+# Key entries besides the tasks': idle, wasted, wake-up, migration and the other tasks.
+KEY_EXTRA = 5
+
+
+def named_tasks(height):
+    """How many tasks get a colour and a key entry of their own: as many as one column of
+    the key holds at this height (about 16 pixels a line), at most one per colour."""
+    return max(3, min(len(PALETTE), (height - 70) // 16 - KEY_EXTRA))
 
 
 def _window(r, t_from, t_to):
@@ -28,7 +37,7 @@ def _window(r, t_from, t_to):
     return lo, hi
 
 
-def files(r, base, t_from=None, t_to=None):
+def files(r, base, t_from=None, t_to=None, named_max=len(PALETTE)):
     """Writes base.dat (gnuplot data blocks) and returns (the blocks' titles and colours,
     the window). Times in the data are milliseconds from the window's start."""
     lo, hi = _window(r, t_from, t_to)
@@ -41,7 +50,7 @@ def files(r, base, t_from=None, t_to=None):
         if pid and e > lo and s < hi:
             busy[pid] = busy.get(pid, 0) + min(e, hi) - max(s, lo)
     order = sorted(busy, key=lambda p: (-busy[p], p))
-    named = order[:NAMED]
+    named = order[:named_max]
     blocks, titles = [], []
     lanes = {c: i for i, c in enumerate(r.cpus)}
     for i, pid in enumerate(named + [None]):
@@ -65,7 +74,14 @@ def files(r, base, t_from=None, t_to=None):
            if lo <= t <= hi and o in lanes and d in lanes]
     idle = [f"{ms(s):.6f} {lanes[c]}\n{ms(e):.6f} {lanes[c]}\n" for c, p, _, s, e in r.slices
             if not p and e > lo and s < hi]
-    blocks += ["\n".join(wake) or "NaN NaN NaN NaN", "\n".join(mig) or "NaN NaN NaN NaN", "\n".join(idle) or "NaN NaN"]
+    wasted = []
+    for c, runs in r.wasted.items():
+        for s, e, _ in runs:
+            if e > lo and s < hi and c in lanes:
+                y = lanes[c]
+                wasted.append(f"{(ms(s) + ms(e)) / 2:.6f} {y} {ms(s):.6f} {ms(e):.6f} {y + 0.25} {y + 0.45}")
+    blocks += ["\n".join(wake) or "NaN NaN NaN NaN", "\n".join(mig) or "NaN NaN NaN NaN", "\n".join(idle) or "NaN NaN",
+               "\n".join(wasted) or "NaN NaN NaN NaN NaN NaN"]
     with open(base + ".dat", "w") as f:
         f.write("\n\n\n".join(blocks) + "\n")
     return titles, (lo, hi)
@@ -92,7 +108,9 @@ def script(r, base, out, term, size, titles, window, title):
     ]
     dat = bench_plot._quote(base + ".dat")
     k = len(titles)
-    plots = [f"{dat} index {k + 2} using 1:2 with lines lc rgb '#aaaaaa' lw 1 dt 2 title 'idle'"]
+    plots = [f"{dat} index {k + 2} using 1:2 with lines lc rgb '#aaaaaa' lw 1 dt 2 title 'idle'",
+             f"{dat} index {k + 3} using 1:2:3:4:5:6 with boxxyerror fs pattern 2 lc rgb '#000000' "
+             "title 'idle while work waited'"]
     for i, (name, colour) in enumerate(titles):
         plots.append(f"{dat} index {i} using 1:2:3:4:5:6 with boxxyerror lc rgb '{colour}' "
                      f"title {bench_plot._quote(name)}")
@@ -115,7 +133,7 @@ def draw(r, out_base, size=(1200, 400), t_from=None, t_to=None, title="scheduler
         raise RuntimeError("this gnuplot has no PNG terminal (pngcairo or png)")
     d = os.path.dirname(os.path.abspath(out_base))
     os.makedirs(d, exist_ok=True)
-    titles, window = files(r, out_base, t_from, t_to)
+    titles, window = files(r, out_base, t_from, t_to, named_tasks(size[1]))
     made = []
     for t, e in ((term, ".png"), ("svg", ".svg")):
         text = script(r, out_base, out_base + e, t, size, titles, window, title)
