@@ -12,7 +12,10 @@ Written after tests/data/traces/linux-6.1-hackbench.trace, a trace of Debian 12'
 
 check() reports every event line whose event the reference trace has but whose shape is
 not Linux's, one message per line, with its number, and the first line where the header
-block differs from the reference's (its entries-in-buffer counts aside). Events the reference does not have
+block differs from the reference's (its entries-in-buffer counts aside); then what no
+Linux trace shows: time going backwards from one line to the next, a sched_switch not
+recorded by its prev or whose prev is not what the CPU switched in last, a cpu_idle
+recorded on another CPU than its cpu_id. Events the reference does not have
 (Fulcrum's sched_select and sched_balance) are counted, not checked.
 """
 import re
@@ -170,6 +173,7 @@ def check(text, reference_names, path=None, header=None):
         first = next((i for i, line in enumerate(lines, 1) if line.strip()), None)
         if first is None or not lines[first - 1].startswith("# tracer: "):
             problems.append((first or 1, None, "expected the tracefs header's first line '# tracer: nop'"))
+    last_ts, on_cpu = None, {}
     for number, raw in enumerate(lines, 1):
         raw = raw.rstrip("\r")
         try:
@@ -179,10 +183,34 @@ def check(text, reference_names, path=None, header=None):
             continue
         if ev is None:
             continue
+        if last_ts is not None and ev.ts < last_ts:
+            problems.append((number, ev.name, f"time {ev.ts / 1e9:.6f} s is before the line above's "
+                             f"{last_ts / 1e9:.6f} s: tracefs prints every CPU's events merged in time order"))
+        last_ts = ev.ts
         if ev.name not in reference_names:
             unchecked[ev.name] = unchecked.get(ev.name, 0) + 1
             continue
         checked += 1
-        for why in context_problems(ev, raw) + body_problems(ev.name, ev.body):
+        shape = context_problems(ev, raw) + body_problems(ev.name, ev.body)
+        for why in shape or consistency_problems(ev, on_cpu):
             problems.append((number, ev.name, why))
     return problems, {"checked": checked, "unchecked": unchecked, "lines": len(lines)}
+
+
+def consistency_problems(ev, on_cpu):
+    """What in a well-formed line contradicts the lines before it or itself, as Linux's never
+    do: a sched_switch is recorded by the task it switches out, which is the task the CPU's
+    previous sched_switch switched in; cpu_idle is recorded on the CPU it names. on_cpu
+    (cpu -> pid switched in last) is updated."""
+    out = []
+    if ev.name == "sched_switch":
+        prev, nxt = ev.num("prev_pid"), ev.num("next_pid")
+        if ev.pid != prev:
+            out.append(f"recorded by pid {ev.pid}, but prev_pid={prev}: the task switched out records it")
+        if ev.cpu in on_cpu and on_cpu[ev.cpu] != prev:
+            out.append(f"prev_pid={prev}, but CPU {ev.cpu}'s previous sched_switch switched in "
+                       f"pid {on_cpu[ev.cpu]}")
+        on_cpu[ev.cpu] = nxt
+    elif ev.name == "cpu_idle" and ev.num("cpu_id") != ev.cpu:
+        out.append(f"cpu_id={ev.num('cpu_id')} on CPU {ev.cpu}'s line: a CPU records its own idle states")
+    return out
