@@ -26,6 +26,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(TOP, "tools", "lib"))
 
 import bench_linux  # noqa: E402
+import bench_run  # noqa: E402
 import ftrace  # noqa: E402
 import trace_grammar  # noqa: E402
 import trace_sched  # noqa: E402
@@ -435,8 +436,22 @@ class Json(unittest.TestCase):
         self.assertGreater(sum(1 for e in doc["traceEvents"] if e["ph"] == "s"), 10)
 
 
-class BenchLinuxTrace(unittest.TestCase):
-    """tools/bench --linux --trace: the guest's init and the harness's cutting out."""
+class BenchTrace(unittest.TestCase):
+    """tools/bench --trace: the command lines, Fulcrum's channel, the Linux guest's init and
+    the harness's cutting its trace out of the console log."""
+
+    def test_command_lines(self):
+        p = subprocess.run([sys.executable, os.path.join(TOP, "tools", "bench"), "--dry-run", "--trace", "--linux",
+                            "--preset", "smt", "--variants", "stock=sched_select=stock", "--runs", "1"],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertRegex(p.stdout, r"(?m)^  stock +Fulcrum +sched_select=stock trace=sched schedstat qemu_exit ")
+        self.assertRegex(p.stdout, r"(?m)^  linux +Linux +console=ttyS0 .* bench_trace=1 -- /bin/hackbench ")
+
+    def test_fulcrum_channel(self):
+        argv = bench_run.trace_channel_argv("/x/stock-run1.trace")
+        self.assertEqual(argv, ["-chardev", "file,id=bench-trace,path=/x/stock-run1.trace",
+                                "-device", "isa-debugcon,iobase=0xe9,chardev=bench-trace"])
 
     def test_init_enables_the_events(self):
         for event in bench_linux.TRACE_EVENTS:
