@@ -134,6 +134,17 @@ class Parser(unittest.TestCase):
             ftrace.parse_text("".join(broken))
         self.assertIn("pid= must be a whole number, got 'eleven'", str(e.exception))
 
+    def test_lost_events_warned(self):
+        text = read(GAPS).replace("entries-written: 19/19", "entries-written: 19/25")
+        text += "# fulcrum lost_events cpu=1 overwritten=0 refused=4\n"
+        t = ftrace.parse_text(text)
+        self.assertEqual(t.warnings, [
+            "the header says 6 of 25 events were overwritten before the dump: the figures miss the oldest",
+            "CPU 1 lost events: 0 overwritten, 4 refused (buffer full): the figures miss them"])
+        code, _, err = tool("summary", write_temp(self, text))
+        self.assertEqual(code, 0)
+        self.assertIn("6 of 25 events were overwritten", err)
+
     def test_empty(self):
         with self.assertRaises(ftrace.TraceError) as e:
             ftrace.parse_text("# tracer: nop\n#\n")

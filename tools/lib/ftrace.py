@@ -99,6 +99,22 @@ def kernel_wasted(trace):
     return out
 
 
+def lost_events(header):
+    """Notes on events the trace lacks, from tracefs's entries line (fewer in the buffer than
+    were written: the oldest were overwritten) and Fulcrum's '# fulcrum lost_events' lines."""
+    out = []
+    for line in header:
+        m = re.match(r"entries-in-buffer/entries-written: (\d+)/(\d+)", line)
+        if m and int(m.group(1)) < int(m.group(2)):
+            out.append(f"the header says {int(m.group(2)) - int(m.group(1))} of {m.group(2)} events were "
+                       "overwritten before the dump: the figures miss the oldest")
+        m = re.match(r"fulcrum lost_events cpu=(\d+) overwritten=(\d+) refused=(\d+)", line)
+        if m and (int(m.group(2)) or int(m.group(3))):
+            out.append(f"CPU {m.group(1)} lost events: {m.group(2)} overwritten, {m.group(3)} refused "
+                       "(buffer full): the figures miss them")
+    return out
+
+
 def parse_seconds(text):
     """'123.456789' (or with 9 digits) -> nanoseconds."""
     sec, frac = text.split(".")
@@ -179,7 +195,7 @@ def parse_text(text, path=None):
     if not events:
         raise TraceError(len(lines), "no events in the file (expected lines " + EXPECTED + ")", path)
     events.sort(key=lambda e: e.ts)  # stable: equal times keep the file's order
-    warnings = []
+    warnings = lost_events(header)
     if not ends_clean:
         warnings.append(f"line {len(lines)}: the file does not end with a newline: its last line may be cut off")
     return Trace(events, header, tracer, path, warnings)
