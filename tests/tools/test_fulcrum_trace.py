@@ -245,6 +245,20 @@ class Wasted(unittest.TestCase):
         self.assertEqual(evs[0].fields["sd_level"], "MC")
         self.assertEqual(evs[1].num("busiest"), -1)
 
+    def test_silent_cpus(self):
+        """A CPU the header counts but no line comes from is unknown, or idle with
+        --silent-idle; CPU 2 of 3 here would have been idle while spin_b waited."""
+        text = read(GAPS).replace("#P:2", "#P:3")
+        r = trace_sched.replay(ftrace.parse_text(text))
+        self.assertEqual(r.cpus, [0, 1, 2])
+        self.assertNotIn(2, [c for c, *_ in trace_sched.wasted_intervals(r)])
+        self.assertIn("CPU 2: no event recorded there (the header counts 3 CPUs)", " ".join(r.notes))
+        r = trace_sched.replay(ftrace.parse_text(text), silent_idle=True)
+        self.assertIn((2, 1001000000, 1006000000), [(c, s, e) for c, s, e, _ in trace_sched.wasted_intervals(r)])
+        self.assertEqual(trace_sched.cpu_times(r)[2], [0, 20 * MS])
+        code, out, _ = tool("wasted", "--silent-idle", write_temp(self, text))
+        self.assertIn("note: CPU 2: no event recorded there: taken as idle throughout (--silent-idle)", out)
+
     def test_affinity_from_trace(self):
         """A task whose cpus_allowed leaves the idle CPU out wastes nothing there."""
         text = read(GAPS).replace("comm=sleeper_c pid=12 prio=120 target_cpu=001\n",
@@ -364,7 +378,10 @@ class Check(unittest.TestCase):
     def test_recorded_fulcrum_wasted_counts(self):
         """Where a Fulcrum trace carries the kernel's own wasted-CPU count, it agrees with the
         trace's to a tick per stretch: the kernel samples at each tick and counts the whole
-        tick period when it finds a waiter, so a stretch costs it at most a tick more or less."""
+        tick period when it finds a waiter, so a stretch costs it at most a tick more or less.
+        A CPU that records no event is taken as idle throughout (--silent-idle): an idle
+        Fulcrum CPU records nothing until it leaves idle; were it running one task instead,
+        the kernel's count there would be 0 and the figures would disagree."""
         tick = 4000000  # 250 Hz
         found = 0
         for path in sorted(glob.glob(os.path.join(TOP, "tests", "data", "traces", "*.trace"))):
@@ -373,7 +390,7 @@ class Check(unittest.TestCase):
             if not kernel:
                 continue
             found += 1
-            r = trace_sched.replay(trace)
+            r = trace_sched.replay(trace, silent_idle=True)
             for c, ns in kernel.items():
                 runs = r.wasted.get(c, [])
                 mine = sum(e - s for s, e, _ in runs)

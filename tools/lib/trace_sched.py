@@ -16,6 +16,7 @@ Before a CPU's first sched_switch its task is taken to be that switch's prev, fr
 trace's first event on; what a task did before the trace began is not known.
 """
 import math
+import re
 from dataclasses import dataclass, field
 
 import ftrace
@@ -79,9 +80,23 @@ def trace_cpus(trace):
     return sorted(cpus)
 
 
-def replay(trace):
+def header_cpus(trace):
+    """The number of CPUs tracefs's header counts ('#P:8'), or 0."""
+    for line in trace.header:
+        m = re.search(r"#P:(\d+)", line)
+        if m:
+            return int(m.group(1))
+    return 0
+
+
+def replay(trace, silent_idle=False):
+    """Replays the trace. A CPU with no sched_switch but cpu_idle lines ran its idle task
+    throughout; one that records no event at all (counted only by the header's #P) is
+    unknown, or idle throughout with silent_idle."""
     evs = trace.events
-    cpus = trace_cpus(trace)
+    cpus = sorted(set(trace_cpus(trace)) | set(range(header_cpus(trace))))
+    recorded = {ev.cpu for ev in evs}
+    idle_lines = {ev.cpu for ev in evs if ev.name == "cpu_idle"}
     start, end = evs[0].ts, evs[-1].ts
     tasks = {}
     has_wakeup = any(ev.name in ("sched_wakeup", "sched_wakeup_new") for ev in evs)
@@ -102,6 +117,11 @@ def replay(trace):
             curr[ev.cpu], since[ev.cpu] = ev.num("prev_pid"), start
             t = task(ev.num("prev_pid"), ev.fields["prev_comm"])
             t.state, t.cpu = "running", ev.cpu
+    inferred = [c for c in cpus if c not in curr and c in idle_lines]
+    silent = [c for c in cpus if c not in curr and c not in recorded]
+    for c in inferred + (silent if silent_idle else []):
+        curr[c], since[c] = 0, start
+        task(0, "swapper")
     slices, wakeups, migrations, selects, balances = [], [], [], [], []
     idle_state, idle_since = {c: 0 for c in cpus}, {}
     wasted = {c: [] for c in cpus}
@@ -213,9 +233,18 @@ def replay(trace):
         if t.state == "runnable" and t.since is not None and t.pid != 0:
             t.wait += end - t.since
     notes = []
-    missing = [c for c in cpus if c not in since]
+    def listed(cs):
+        return ", ".join(map(str, cs))
+    if inferred:
+        notes.append(f"CPU {listed(inferred)}: no sched_switch, only cpu_idle lines: idle throughout")
+    if silent and silent_idle:
+        notes.append(f"CPU {listed(silent)}: no event recorded there: taken as idle throughout (--silent-idle)")
+    elif silent:
+        notes.append(f"CPU {listed(silent)}: no event recorded there (the header counts {header_cpus(trace)} CPUs): "
+                     "what ran there is unknown; --silent-idle takes them as idle throughout")
+    missing = [c for c in cpus if c not in since and c not in silent]
     if missing:
-        notes.append(f"CPU {', '.join(map(str, missing))}: no sched_switch in the trace: its tasks are unknown")
+        notes.append(f"CPU {listed(missing)}: no sched_switch in the trace: its tasks are unknown")
     return Replay(start, end, cpus, tasks, slices, wakeups, migrations, selects, balances, idle_state, wasted,
                   affinity_known, has_wakeup, notes)
 
