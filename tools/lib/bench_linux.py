@@ -10,7 +10,10 @@ newc, gzip) holds busybox-static's busybox, the workload binaries (the same
 static musl files Fulcrum runs) and a small /init that runs the command
 line given after "--" on the kernel command line, reports its end in the
 words of Fulcrum's init and powers off; it prints /proc/schedstat before and
-after the workload, so the harness can take the boot's share out.
+after the workload, so the harness can take the boot's share out. With
+bench_trace=1 on the command line (tools/bench --trace) it also records the
+scheduler's trace events in tracefs during the workload and prints the
+trace file on the console between two marker lines.
 
 Everything lands in the cache directory (build/linux/ by default) and is
 reused: the network is only needed the first time.
@@ -52,9 +55,29 @@ if [ $# -eq 0 ]; then
 	echo "bench-init: no workload after -- on the kernel command line"
 	poweroff -f
 fi
+# bench_trace=1 before "--" (tools/bench --trace) reaches /init as an environment
+# variable: record the sched events and power:cpu_idle in tracefs while the workload
+# runs, then print the trace file between two marker lines.
+tr=/sys/kernel/tracing
+if [ -n "$bench_trace" ]; then
+	mount -t tracefs tracefs $tr
+	echo 0 > $tr/tracing_on
+	echo 2048 > $tr/buffer_size_kb
+	for e in TRACE_EVENTS; do
+		echo 1 > $tr/events/$e/enable || echo "bench-init: no trace event $e"
+	done
+	echo > $tr/trace
+	echo 1 > $tr/tracing_on
+fi
 cat /proc/schedstat
 "$@"
 status=$?
+if [ -n "$bench_trace" ]; then
+	echo 0 > $tr/tracing_on
+	echo "TRACE_BEGIN"
+	cat $tr/trace
+	echo "TRACE_END"
+fi
 if [ $status -gt 128 ]; then
 	echo "init: $1 killed by signal $((status - 128))"
 else
@@ -63,6 +86,30 @@ fi
 cat /proc/schedstat
 poweroff -f
 """
+
+
+# The events tools/bench --linux --trace enables: Linux's scheduler events that
+# Fulcrum's trace carries too, and the idle state changes.
+TRACE_EVENTS = ("sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup", "sched/sched_wakeup_new",
+                "sched/sched_migrate_task", "sched/sched_process_fork", "sched/sched_process_exec",
+                "sched/sched_process_exit", "power/cpu_idle")
+# The lines around the trace file on the console; each is printed on its own line.
+TRACE_BEGIN = "bench-trace: begin of /sys/kernel/tracing/trace"
+TRACE_END = "bench-trace: end of /sys/kernel/tracing/trace"
+INIT_SCRIPT = INIT_SCRIPT.replace("TRACE_EVENTS", " ".join(TRACE_EVENTS)) \
+    .replace("TRACE_BEGIN", TRACE_BEGIN).replace("TRACE_END", TRACE_END)
+
+
+def trace_from_log(text):
+    """The tracefs text the guest printed between the markers (console line ends made
+    plain "\\n"), or None when the log has no complete trace."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    try:
+        start = lines.index(TRACE_BEGIN)
+        end = lines.index(TRACE_END, start)
+    except ValueError:
+        return None
+    return "".join(line + "\n" for line in lines[start + 1:end])
 
 
 class LinuxUnavailable(Exception):
