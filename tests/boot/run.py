@@ -563,6 +563,9 @@ USER_TESTS += [
                 "freed page; counts back"),
     stress_test("stack", "", "user stack overflows: SIGSEGV kills, or its handler runs on the sigaltstack; "
                 "counts back", "10 overflows of each kind, each ended as on Linux; counts back"),
+    stress_test("signals", "", "pipes, socketpairs and futexes on 8 CPUs while signals fly: every byte, "
+                "round and signal arrives", "every byte, every futex round and every signal arrived; counts back",
+                timeout=600),
 ]
 
 

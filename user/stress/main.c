@@ -13,6 +13,8 @@
  *                            store into the pages: no store lands after they went
  *   stress stack [N]         user stack overflows, with and without a sigaltstack, in a
  *                            thread: SIGSEGV as on Linux, the stacks given back
+ *   stress signals [B [R]]   pipes, socketpairs and futexes on every CPU while signals fly
+ *                            between the threads: every byte, round and signal arrives
  *
  * Each one ends with every /proc/fulcrum/objects count back where it was.
  */
@@ -27,7 +29,7 @@ static const struct {
 } probes[] = {
 	{ "procs", probe_procs }, { "threads", probe_threads },	  { "forkbomb", probe_forkbomb },
 	{ "oom", probe_oom },	  { "populate", probe_populate }, { "tlb", probe_tlb },
-	{ "stack", probe_stack },
+	{ "stack", probe_stack }, { "signals", probe_signals },
 };
 
 int main(int argc, char **argv)
@@ -36,6 +38,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; argc > 1 && i < sizeof(probes) / sizeof(probes[0]); i++)
 		if (strcmp(argv[1], probes[i].name) == 0)
 			return probes[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "usage: stress procs|threads|forkbomb|oom|populate|tlb|stack [args]\n");
+	fprintf(stderr,
+		"usage: stress procs|threads|forkbomb|oom|populate|tlb|stack|signals [args]\n");
 	return 2;
 }

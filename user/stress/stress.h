@@ -32,5 +32,6 @@ int probe_oom(int argc, char **argv);
 int probe_populate(int argc, char **argv);
 int probe_tlb(int argc, char **argv);
 int probe_stack(int argc, char **argv);
+int probe_signals(int argc, char **argv);
 
 #endif
