@@ -10,6 +10,8 @@
 # EXTRA_KERNEL_C="a.c b.c" links more kernel sources in, e.g. a scheduling
 # class or placement variant kept outside kernel/ (they register themselves);
 # give such a build its own BUILD=build/name.
+# TRACE=out.trace: the kernel's trace channel into that file (docs/tracing.md);
+# ICOUNT=1: deterministic guest time (QEMU -icount) for make run.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -19,6 +21,8 @@ CROSS ?=
 CMDLINE ?=
 EXTRA_KERNEL_C ?=
 QEMU_OPTS ?=
+TRACE ?=
+ICOUNT ?=
 PRESET ?= default
 FUZZ_TIME ?= 60
 CALLS ?= 10000
@@ -57,15 +61,15 @@ all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso ## build the
 help: ## list the targets
 	@grep -hE '^[a-z-]+( [a-z-]+)*:.*## ' Makefile | \
 		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
-	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/"
+	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/ TRACE=out.trace ICOUNT=1"
 
 run qemu: deps ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
 	@$(MAKE) --no-print-directory all
-	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso -- $(QEMU_OPTS)
+	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso $(RUN_FLAGS) -- $(QEMU_OPTS)
 
 qemu-gdb: deps ## boot in QEMU, paused until gdb attaches on :1234
 	@$(MAKE) --no-print-directory all
-	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso --gdb -- $(QEMU_OPTS)
+	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso --gdb $(RUN_FLAGS) -- $(QEMU_OPTS)
 
 sched-cost: all $(BUILD)/bench/select-cost ## select_task_rq and context-switch costs: host build and 2s16 under icount
 	@$(PYTHON) tools/sched-cost --build $(BUILD)
@@ -120,6 +124,9 @@ clean: ## remove build outputs
 deps: ## install missing Debian packages (needs root) or say what to install
 	@tools/install-deps
 
+# make run's TRACE= and ICOUNT= as tools/qemu-run flags.
+RUN_FLAGS := $(if $(TRACE),--trace $(TRACE)) $(if $(filter-out 0,$(ICOUNT)),--icount)
+
 # $(call write-if-changed,FILE,TEXT): FILE holds TEXT and is rewritten only when
 # TEXT changes, so targets depending on FILE rebuild when flags or options change.
 write-if-changed = @mkdir -p $(dir $1); echo '$2' | cmp -s - $1 || echo '$2' > $1
@@ -160,7 +167,8 @@ ARCH_C := \
 	arch/x86_64/uaccess.c \
 	arch/x86_64/user.c \
 	arch/x86_64/user_ktest.c \
-	arch/x86_64/rtc.c
+	arch/x86_64/rtc.c \
+	arch/x86_64/trace_channel.c
 KERNEL_C := \
 	kernel/main.c \
 	kernel/printk.c \
@@ -264,7 +272,10 @@ KERNEL_C := \
 	kernel/proc/signal.c \
 	kernel/proc/signal_syscalls.c \
 	kernel/debug/ksyms.c \
-	kernel/debug/selftest.c
+	kernel/debug/selftest.c \
+	kernel/trace/trace.c \
+	kernel/trace/trace_events.c \
+	kernel/trace/trace_output.c
 
 # $(call check-sources,LIST-NAME): every file the list names exists and is
 # named once; a stale or doubled entry stops make before it builds anything.
@@ -527,6 +538,9 @@ UNIT_KERNEL_C := \
 	kernel/ipc/select.c \
 	kernel/proc/elf.c \
 	kernel/debug/ksyms.c \
+	kernel/trace/trace.c \
+	kernel/trace/trace_events.c \
+	kernel/trace/trace_output.c \
 	arch/x86_64/cpuid_topology.c \
 	arch/x86_64/signal_frame.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
