@@ -275,7 +275,8 @@ KERNEL_C := \
 	kernel/debug/selftest.c \
 	kernel/trace/trace.c \
 	kernel/trace/trace_events.c \
-	kernel/trace/trace_output.c
+	kernel/trace/trace_output.c \
+	kernel/trace/trace_ktest.c
 
 # $(call check-sources,LIST-NAME): every file the list names exists and is
 # named once; a stale or doubled entry stops make before it builds anything.
