@@ -228,6 +228,7 @@ KERNEL_C := \
 	kernel/sched/select_sbm.c \
 	kernel/sched/watchdog.c \
 	kernel/sched/watchdog_ktest.c \
+	kernel/sched/wasted_ktest.c \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \

@@ -971,6 +971,19 @@ def trace_delivered_at_panic(name):
     return check
 
 
+def trace_wasted_total(name, cpu, min_ms):
+    """The trace's trailer carries the kernel's wasted-idle counter: cpu's is at least min_ms."""
+    def check(log, ctx):
+        path = trace_file(ctx, name)
+        text = open(path, errors="replace").read() if os.path.exists(path) else ""
+        m = re.search(rf"^# fulcrum wasted_idle_ns cpu={cpu} ns=(\d+) since_boot=\d+$", text, re.M)
+        if not m:
+            return [f"no '# fulcrum wasted_idle_ns cpu={cpu}' line in {path}"]
+        return [] if int(m.group(1)) >= min_ms * 1000000 else \
+            [f"cpu{cpu} wasted {int(m.group(1)) // 1000000} ms in the trace, expected {min_ms} or more"]
+    return check
+
+
 TRACE_TESTS = [
     BootTest("trace-pingpong", "a pinned two-task ping-pong on CPU 1 gives exactly the expected "
              "switch/waking/wakeup sequence", preset="smt", icount=True, trace=True,
@@ -981,6 +994,14 @@ TRACE_TESTS = [
     BootTest("trace-panic", "a panic with tracing on still writes the buffered events out",
              preset="smt", trace=True, cmdline="trace=sched ktest=trace_panic_flush",
              expect_exit=qm.EXIT_PANIC, checks=[trace_delivered_at_panic("trace-panic")]),
+    BootTest("sched-wasted-check", "a CPU left out of the domains idles while a spinner allowed on it "
+             "waits: sched_wasted_check reports it, and the trace ends with the kernel's wasted total",
+             preset="smt", icount=True, trace=True,
+             cmdline="ktest=wasted_idle_check sched_wasted_check trace=sched",
+             checks=[matches(r"sched_wasted_check: cpu3 idle 1\d\d ms while pid \d+ \(wasted_spin\) "
+                             r"waited on cpu2 \(nr_running 2\); domains: none \(no balancing\)$"),
+                     matches(r"KTEST wasted_idle_check: cpu3 out of the domains wasted \d+ ms"),
+                     trace_wasted_total("sched-wasted-check", 3, 200)]),
 ]
 
 
