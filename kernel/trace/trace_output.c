@@ -69,13 +69,18 @@ static const char *const idle_types[] = { "idle", "busy", "newidle" };
 #define NAME_OF(table, i) ((unsigned)(i) < ARRAY_SIZE(table) ? table[i] : "?")
 
 /* The event's fields, after "name: ". */
-static int format_fields(char *buf, size_t size, const struct trace_record *r)
+static int format_fields(char *buf, size_t size, const struct trace_record *r, u32 cpu)
 {
 	char a[TRACE_STR_LEN], b[TRACE_STR_LEN];
 	const s32 *v = r->arg;
 
 	clean_name(a, sizeof(a), r->comm);
 	clean_name(b, sizeof(b), r->str);
+	/* An idle task is swapper/<CPU> (its comm is cut short past 9); it only switches on its own. */
+	if (r->event == TRACE_SCHED_SWITCH && v[0] == 0)
+		ksnprintf(a, sizeof(a), "swapper/%u", cpu);
+	if (r->event == TRACE_SCHED_SWITCH && v[3] == 0)
+		ksnprintf(b, sizeof(b), "swapper/%u", cpu);
 	switch (r->event) {
 	case TRACE_SCHED_SWITCH:
 		return ksnprintf(buf, size,
@@ -150,7 +155,7 @@ int trace_format_record(char *buf, size_t size, const struct trace_record *r, u3
 			(unsigned long long)(us % 1000000), trace_event_name(r->event));
 	if (len < 0 || (size_t)len >= size)
 		return size ? (int)size - 1 : 0;
-	len += format_fields(buf + len, size - (size_t)len, r);
+	len += format_fields(buf + len, size - (size_t)len, r, cpu);
 	if ((size_t)len + 1 >= size)
 		len = (int)size - 2;
 	buf[len++] = '\n';

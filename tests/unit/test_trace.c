@@ -58,10 +58,11 @@ START_TEST(test_switch_line)
 	strcpy(r.str, "swapper/1");
 	r.flags = TRACE_FLAG_IRQS_OFF | TRACE_FLAG_NEED_RESCHED | TRACE_FLAG_HARDIRQ;
 	r.preempt = 0;
+	/* The idle task of CPU 12 is swapper/12, though its comm holds only "swapper/2" */
 	ck_assert_str_eq(line_of(&r, 12),
 			 "       hackbench-42      [012] dNh..     0.001000: sched_switch: "
 			 "prev_comm=hackbench prev_pid=42 prev_prio=120 prev_state=R+ ==> "
-			 "next_comm=swapper/1 next_pid=0 next_prio=120\n");
+			 "next_comm=swapper/12 next_pid=0 next_prio=120\n");
 }
 END_TEST
 
