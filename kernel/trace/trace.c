@@ -86,8 +86,9 @@ static int trace_set_item(const char *item, size_t len)
 }
 BOOT_OPTION_LIST(trace, "trace", trace_set_item,
 		 "record scheduler events from boot: sched (all), or a comma list of event names");
-BOOT_OPTION_SIZE(trace_buf_kb, "trace_buf_kb", &trace_buf_kb, 4, 65536,
-		 "KiB of trace records per CPU (96 bytes each; default 1024)");
+/* At most 4096: a ring is one allocation, and the page allocator's largest block is 4 MiB. */
+BOOT_OPTION_SIZE(trace_buf_kb, "trace_buf_kb", &trace_buf_kb, 4, 4096,
+		 "KiB of trace records per CPU (96 bytes each; default 1024, at most 4096)");
 BOOT_OPTION_STRING(trace_full, "trace_full", &trace_full, trace_full_choices,
 		   "what a full trace ring does: overwrite (its oldest records) or stop (recording)");
 

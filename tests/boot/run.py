@@ -971,6 +971,17 @@ def trace_delivered_at_panic(name):
     return check
 
 
+def trace_has(name, event, **fields):
+    """Some event line of the trace is `event` with these field values."""
+    def check(log, ctx):
+        events, problems = read_trace(ctx, name)
+        if not any(e["event"] == event and all(e.get(k) == v for k, v in fields.items())
+                   for e in events):
+            problems.append(f"no {event} with {fields} in {len(events)} trace events")
+        return problems
+    return check
+
+
 def trace_wasted_total(name, cpu, min_ms):
     """The trace's trailer carries the kernel's wasted-idle counter: cpu's is at least min_ms."""
     def check(log, ctx):
@@ -994,6 +1005,15 @@ TRACE_TESTS = [
     BootTest("trace-panic", "a panic with tracing on still writes the buffered events out",
              preset="smt", trace=True, cmdline="trace=sched ktest=trace_panic_flush",
              expect_exit=qm.EXIT_PANIC, checks=[trace_delivered_at_panic("trace-panic")]),
+    BootTest("trace-shell", "the shell's trace start/stop/dump around a program: its events reach the "
+             "trace file, the status says off after stop", preset="smt", user=True, trace=True,
+             send=(("fulcrum$ ", "trace start\n"), ("fulcrum$ ", "pipebench -l 20\n"),
+                   ("fulcrum$ ", "trace stop\n"), ("fulcrum$ ", "trace\n"),
+                   ("fulcrum$ ", "trace dump\n"), ("fulcrum$ ", "exit\n")),
+             checks=[matches(r"^state: off$"), matches(r"^channel: isa-debugcon 0xe9$"),
+                     lacks("not available", "usage: trace", "no trace channel"),
+                     trace_has("trace-shell", "sched_process_exec", filename="/bin/pipebench"),
+                     trace_has("trace-shell", "sched_switch", prev_comm="pipebench")]),
     BootTest("sched-wasted-check", "a CPU left out of the domains idles while a spinner allowed on it "
              "waits: sched_wasted_check reports it, and the trace ends with the kernel's wasted total",
              preset="smt", icount=True, trace=True,
