@@ -12,6 +12,8 @@
 # give such a build its own BUILD=build/name. SPINLOCK_DEBUG=1 makes
 # spinlocks record their owner CPU (for assert_rq_held under SCHED_VERIFY;
 # the unit tests always build so).
+# TRACE=out.trace: the kernel's trace channel into that file (docs/tracing.md);
+# ICOUNT=1: deterministic guest time (QEMU -icount) for make run.
 
 .DEFAULT_GOAL := all
 .SUFFIXES:
@@ -22,6 +24,8 @@ CMDLINE ?=
 EXTRA_KERNEL_C ?=
 SPINLOCK_DEBUG ?=
 QEMU_OPTS ?=
+TRACE ?=
+ICOUNT ?=
 PRESET ?= default
 FUZZ_TIME ?= 60
 CALLS ?= 10000
@@ -60,15 +64,15 @@ all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso $(BUILD)/too
 help: ## list the targets
 	@grep -hE '^[a-z-]+( [a-z-]+)*:.*## ' Makefile | \
 		sed -E 's/:.*## /\t/' | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
-	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|2s12|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/"
+	@echo "  variables: CMDLINE=\"...\" QEMU_OPTS=\"...\" PRESET=up|smt|2s|2s16|2s12|4n|asym|x2apic|amd CROSS=x86_64-elf- EXTRA=dir/" TRACE=out.trace ICOUNT=1
 
 run qemu: deps ## boot Fulcrum in QEMU (serial console here; Ctrl-A X quits)
 	@$(MAKE) --no-print-directory all
-	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso -- $(QEMU_OPTS)
+	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso $(RUN_FLAGS) -- $(QEMU_OPTS)
 
 qemu-gdb: deps ## boot in QEMU, paused until gdb attaches on :1234
 	@$(MAKE) --no-print-directory all
-	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso --gdb -- $(QEMU_OPTS)
+	@$(PYTHON) tools/qemu-run --preset $(PRESET) --iso $(BUILD)/fulcrum.iso --gdb $(RUN_FLAGS) -- $(QEMU_OPTS)
 
 sched-cost: all $(BUILD)/bench/select-cost ## select_task_rq and context-switch costs: host build and 2s16 under icount
 	@$(PYTHON) tools/sched-cost --build $(BUILD)
@@ -130,6 +134,9 @@ clean: ## remove build outputs
 deps: ## install missing Debian packages (needs root) or say what to install
 	@tools/install-deps
 
+# make run's TRACE= and ICOUNT= as tools/qemu-run flags.
+RUN_FLAGS := $(if $(TRACE),--trace $(TRACE)) $(if $(filter-out 0,$(ICOUNT)),--icount)
+
 # $(call write-if-changed,FILE,TEXT): FILE holds TEXT and is rewritten only when
 # TEXT changes, so targets depending on FILE rebuild when flags or options change.
 write-if-changed = @mkdir -p $(dir $1); echo '$2' | cmp -s - $1 || echo '$2' > $1
@@ -170,7 +177,8 @@ ARCH_C := \
 	arch/x86_64/uaccess.c \
 	arch/x86_64/user.c \
 	arch/x86_64/user_ktest.c \
-	arch/x86_64/rtc.c
+	arch/x86_64/rtc.c \
+	arch/x86_64/trace_channel.c
 KERNEL_C := \
 	kernel/main.c \
 	kernel/printk.c \
@@ -230,6 +238,7 @@ KERNEL_C := \
 	kernel/sched/select_sbm.c \
 	kernel/sched/watchdog.c \
 	kernel/sched/watchdog_ktest.c \
+	kernel/sched/wasted_ktest.c \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \
@@ -274,7 +283,11 @@ KERNEL_C := \
 	kernel/proc/signal.c \
 	kernel/proc/signal_syscalls.c \
 	kernel/debug/ksyms.c \
-	kernel/debug/selftest.c
+	kernel/debug/selftest.c \
+	kernel/trace/trace.c \
+	kernel/trace/trace_events.c \
+	kernel/trace/trace_output.c \
+	kernel/trace/trace_ktest.c
 
 # $(call check-sources,LIST-NAME): every file the list names exists and is
 # named once; a stale or doubled entry stops make before it builds anything.
@@ -537,6 +550,9 @@ UNIT_KERNEL_C := \
 	kernel/ipc/select.c \
 	kernel/proc/elf.c \
 	kernel/debug/ksyms.c \
+	kernel/trace/trace.c \
+	kernel/trace/trace_events.c \
+	kernel/trace/trace_output.c \
 	arch/x86_64/cpuid_topology.c \
 	arch/x86_64/signal_frame.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)

@@ -32,6 +32,7 @@
 #include "sched/stats.h"
 #include "sched/stop.h"
 #include "sched/topology.h"
+#include "trace/trace.h"
 
 #define LOW_MEMORY_END 0x100000 /* real-mode IVT, BIOS data, EBDA, option ROMs */
 
@@ -181,6 +182,7 @@ void kernel_main(struct boot_info *bi)
 	procfs_init();		/* /proc: uptime, meminfo */
 	proc_sched_init();	/* /proc: schedstat, the scheduler's knobs, tasks, topology */
 	proc_objects_init();	/* /proc/fulcrum/objects: the teardown counts */
+	trace_init();		/* trace=...: event rings, /proc/fulcrum/trace */
 	selftest_run();		/* selftest=...: deliberate faults, on the guarded boot stack */
 
 	if (!kthread_create(kernel_init, NULL, "kinit", 0))

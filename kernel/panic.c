@@ -11,6 +11,7 @@
 #include "cmdline.h"
 #include "lib/printf.h"
 #include "printk.h"
+#include "trace/trace.h"
 
 static bool qemu_exit;
 BOOT_OPTION_BOOL(qemu_exit, "qemu_exit", &qemu_exit,
@@ -34,6 +35,7 @@ static __noreturn void stop_machine_and_halt(enum machine_exit_status status, co
 
 	/* A CPU stopped inside printk holds its lock for good: print without it. */
 	printk_enter_panic();
+	trace_dump_final(); /* what the trace rings hold, before the last line */
 	pr_emerg("fulcrum: halted (%s; %u other CPU%s stopped)\n", why, stopped,
 		 stopped == 1 ? "" : "s");
 	if (qemu_exit)

@@ -27,6 +27,7 @@ struct cpu_local {
 	u8 *ist_stack[IST_COUNT]; /* each IST_STACK_SIZE bytes */
 	u8 *kernel_stack;	  /* KERNEL_STACK_SIZE bytes; the boot stack on CPU 0 */
 	u64 timer_ticks;
+	u32 irq_depth; /* interrupt handlers running (irq_dispatch), for the tracer's flags */
 	const struct trap_frame *irq_frame; /* inside the timer interrupt: what it interrupted */
 	volatile bool online;
 	struct arch_mm *loaded_mm; /* the user page tables in CR3; NULL: the kernel's */

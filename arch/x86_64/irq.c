@@ -8,6 +8,7 @@
 #include <arch/smp.h>
 
 #include "apic.h"
+#include "cpu_local.h"
 #include "printk.h"
 
 static irq_handler_t handlers[256];
@@ -24,10 +25,12 @@ void irq_dispatch(struct trap_frame *f)
 
 	if (vector == VECTOR_SPURIOUS)
 		return; /* no EOI for spurious interrupts */
+	this_cpu_local()->irq_depth++;
 	if (handlers[vector])
 		handlers[vector](f);
 	else if (unexpected++ < 4)
 		pr_warn("irq: unexpected interrupt on vector %#x\n", vector);
+	this_cpu_local()->irq_depth--;
 	apic_eoi();
 	kernel_irq_exit();
 }

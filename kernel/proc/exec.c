@@ -32,6 +32,7 @@
 #include "proc/proc_internal.h"
 #include "proc/syscall.h"
 #include "sched/sched.h"
+#include "trace/trace.h"
 
 #define PATH_MAX  4096
 #define ARG_MAX	  (128UL * 1024) /* argument and environment strings together, NULs included */
@@ -318,6 +319,7 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 	arch_set_fs_base(0);
 	t->clear_child_tid = NULL;
 	set_comm(p, path);
+	trace_sched_process_exec(t, path);
 	arch_user_regs_init(regs, img.entry, sp);
 	return 0;
 }

@@ -32,6 +32,7 @@
 #include "proc/signal.h"
 #include "proc/syscall.h"
 #include "sched/sched.h"
+#include "trace/trace.h"
 
 #define CSIGNAL		     0x000000ff
 #define CLONE_VM	     0x00000100
@@ -263,6 +264,7 @@ static long do_clone(struct user_regs *regs, u64 flags, u64 newsp, int *parent_t
 	}
 	spin_unlock_irqrestore(&proc_lock, irq);
 
+	trace_sched_process_fork(current_task(), t);
 	task_wake_new(t);
 	if (flags & CLONE_VFORK) {
 		vfork_wait(t, &vw);

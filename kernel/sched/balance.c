@@ -26,6 +26,7 @@
 #include "sched/stats.h"
 #include "sched/stop.h"
 #include "sched/topology.h"
+#include "trace/trace.h"
 
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC  1000000000ULL
@@ -286,7 +287,8 @@ int load_balance(u32 this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 	    max_lb_iterations = env.dst_grpmask ? cpumask_weight(env.dst_grpmask) : 0;
 	bool started = false;
 	struct sched_group *group;
-	struct rq *busiest;
+	struct rq *busiest = NULL;
+	enum trace_balance_result result = TRACE_BALANCE_FAILED;
 	int ld_moved = 0;
 
 	*continue_balancing = true;
@@ -350,12 +352,21 @@ redo:
 		sd->balance_interval = sd->min_interval;
 	else if (sd->balance_interval < sd->max_interval)
 		sd->balance_interval *= 2;
+	trace_sched_balance(this_cpu, sd->name, idle, env.imbalance, (int)busiest->cpu, ld_moved,
+			    ld_moved ? TRACE_BALANCE_MOVED :
+			    started  ? TRACE_BALANCE_ACTIVE :
+				       TRACE_BALANCE_FAILED);
 	return ld_moved;
 
 out_balanced:
 	st->lb_balanced[idle]++;
 	sd->nr_balance_failed = 0;
+	result = TRACE_BALANCE_BALANCED;
 out_one_pinned:
+	/* Only a pass that found a busiest queue is an event: the others come every tick. */
+	if (busiest)
+		trace_sched_balance(this_cpu, sd->name, idle, env.imbalance, (int)busiest->cpu, 0,
+				    (env.flags & LBF_ALL_PINNED) ? TRACE_BALANCE_FAILED : result);
 	if (((env.flags & LBF_ALL_PINNED) && sd->balance_interval < MAX_PINNED_INTERVAL) ||
 	    sd->balance_interval < sd->max_interval)
 		sd->balance_interval *= 2;

@@ -32,6 +32,7 @@
 #include "sched/stop.h"
 #include "sched/topology.h"
 #include "sched/wait.h"
+#include "trace/trace.h"
 
 static struct rq *runqueues[MAX_CPUS];
 static u32 nr_rqs;
@@ -161,6 +162,7 @@ static void set_task_cpu(struct task *p, u32 cpu)
 		return;
 	if (p->sched_class->migrate_task_rq)
 		p->sched_class->migrate_task_rq(p, cpu);
+	trace_sched_migrate_task(p, cpu);
 	p->nr_migrations++;
 	__atomic_fetch_add(&cpu_rq(cpu)->stats.nr_migrations, 1, __ATOMIC_RELAXED);
 	p->cpu = cpu;
@@ -363,6 +365,7 @@ struct task *sched_pick_next(struct rq *rq, bool preempt)
 		note_queued(rq, prev); /* preempted, still runnable: from now on it waits (Linux's sched_info_switch) */
 	rq->nr_switches++;
 	sched_event_record(rq, SCHED_EV_SWITCH, prev->pid, next->pid, 0);
+	trace_sched_switch(prev, next, preempt);
 	rq->curr = next;
 	rq->prev_task = prev;
 	__atomic_store_n(&next->on_cpu, 1, __ATOMIC_RELAXED);
@@ -451,6 +454,7 @@ static bool try_to_wake_up(struct task *p, int wake_flags)
 
 	if (p->state == TASK_RUNNING || p->state == TASK_DEAD)
 		goto out;
+	trace_sched_waking(p, p->cpu);
 	/*
 	 * Still on its queue (between setting its state and schedule()): just
 	 * mark it running, under its rq lock so schedule() sees it. The common
@@ -462,6 +466,7 @@ static bool try_to_wake_up(struct task *p, int wake_flags)
 		spin_lock(&rq->lock);
 		if (p->on_rq) {
 			p->state = TASK_RUNNING;
+			trace_sched_wakeup(p, p->cpu);
 			spin_unlock(&rq->lock);
 			woken = true;
 			goto out;
@@ -486,6 +491,7 @@ static bool try_to_wake_up(struct task *p, int wake_flags)
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_WAKEUP | ENQUEUE_WAKING);
 	p->state = TASK_RUNNING;
+	trace_sched_wakeup(p, cpu);
 	sched_event_record(rq, SCHED_EV_WAKEUP, p->pid, 0,
 			   (wake_flags & WF_MIGRATED) ? prev_cpu : cpu);
 	check_preempt_curr(rq, p, wake_flags);
@@ -524,6 +530,7 @@ static void wake_up_new_task(struct task *p)
 	update_rq_clock(rq);
 	activate_task(rq, p, 0);
 	p->state = TASK_RUNNING;
+	trace_sched_wakeup_new(p, cpu);
 	check_preempt_curr(rq, p, WF_FORK);
 	spin_unlock(&rq->lock);
 	spin_unlock_irqrestore(&p->pi_lock, flags);
@@ -733,14 +740,21 @@ void scheduler_tick(u32 cpu)
 void sched_idle_loop(void)
 {
 	struct rq *rq = this_rq();
+	bool idling = false; /* cpu_idle: one enter and one exit per idle stretch, not per tick */
 
 	for (;;) {
 		arch_irq_disable();
 		sched_topology_quiescent(rq->cpu);
 		if (!rq->need_resched) {
+			if (!idling)
+				trace_cpu_idle(TRACE_IDLE_HLT, rq->cpu);
+			idling = true;
 			arch_wait_for_interrupt(); /* sti; hlt: no wake-up slips between */
 			continue;
 		}
+		if (idling)
+			trace_cpu_idle(TRACE_IDLE_EXIT, rq->cpu);
+		idling = false;
 		arch_irq_enable();
 		__schedule(false);
 	}

@@ -23,6 +23,7 @@
 #include <arch/smp.h>
 
 #include "sched/load.h"
+#include "trace/trace.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -489,6 +490,37 @@ static u32 allowed_or_nearest(const struct sched_topology *t, const struct task 
 	return cpu;
 }
 
+/*
+ * sched_select's fields for a decision already made. The reason is read
+ * off the outcome, the same for every placement variant: prev_cpu kept;
+ * a wake-up moved to the waker's CPU (wake-affine); a wake-up moved
+ * elsewhere (an idle CPU near the target); fork and exec moved (the
+ * idlest-group walk). sd_level: the smallest domain of target holding
+ * prev_cpu, the level the task crossed.
+ */
+static void trace_select_decision(const struct sched_topology *t, const struct task *p, int sd_flag,
+				  u32 this_cpu, u32 target)
+{
+	u32 prev = task_cpu(p);
+	enum trace_select_reason why = TRACE_SELECT_IDLEST;
+	const char *level = NULL;
+	struct sched_domain *sd;
+
+	if (target == prev)
+		why = TRACE_SELECT_PREV;
+	else if ((sd_flag & SD_BALANCE_WAKE) && target == this_cpu)
+		why = TRACE_SELECT_AFFINE;
+	else if (sd_flag & SD_BALANCE_WAKE)
+		why = TRACE_SELECT_IDLE_SIBLING;
+	if (target != prev)
+		for_each_domain (t, target, sd)
+			if (cpumask_test_cpu(prev, sd_span(sd))) {
+				level = sd->name;
+				break;
+			}
+	trace_sched_select(p, prev, this_cpu, target, level, why);
+}
+
 u32 select_task_rq_fair(struct task *p, int sd_flag, int wake_flags)
 {
 	u32 this_cpu = arch_cpu_id(), cpu;
@@ -504,6 +536,8 @@ u32 select_task_rq_fair(struct task *p, int sd_flag, int wake_flags)
 	t = sched_topology_read_begin(this_cpu);
 	cpu = READ_ONCE(sched_placement_cur)->select_task_rq(t, p, sd_flag, sync, this_cpu);
 	cpu = allowed_or_nearest(t, p, cpu);
+	if (unlikely(trace_active))
+		trace_select_decision(t, p, sd_flag, this_cpu, cpu);
 	sched_topology_read_end(this_cpu);
 	return cpu;
 }

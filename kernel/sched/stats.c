@@ -11,7 +11,9 @@
 #include <arch/smp.h>
 #include <arch/time.h>
 
+#include "cmdline.h"
 #include "lib/printf.h"
+#include "lib/string.h"
 #include "printk.h"
 #include "sched/topology.h"
 
@@ -38,9 +40,63 @@
 static struct {
 	const struct rq *owner; /* a fresh runqueue (host tests) starts afresh */
 	u64 last;
+	u64 since;	  /* the current wasted stretch began here (0: none) */
+	u64 reported;	  /* the last sched_wasted_check line for this CPU */
+	int waiter_pid;	  /* a task it could have run, at the last wasted tick */
+	u32 waiter_cpu;	  /* and the queue it waited on */
+	u32 waiter_queue; /* that queue's nr_running then */
+	char waiter_comm[TASK_COMM_LEN];
 } wasted_clock[MAX_CPUS];
 
-/* A task on other (not running) that may run on cpu? Never waits for other's lock. */
+/*
+ * sched_wasted_check: the online form of Lozi et al.'s sanity checker.
+ * Once a second at most per CPU, a CPU whose wasted stretch (idle at every
+ * tick while a task allowed on it waited elsewhere) has lasted more than
+ * WASTED_CHECK_MS gets one line, with its domains as they stand.
+ */
+#define WASTED_CHECK_MS	       100
+#define WASTED_CHECK_PERIOD_NS 1000000000ULL
+
+static bool sched_wasted_check;
+BOOT_OPTION_BOOL(sched_wasted_check, "sched_wasted_check", &sched_wasted_check,
+		 "report, once a second, every CPU idle for over 100 ms while a task it may run waits "
+		 "elsewhere, with its domains' state");
+
+/* One line: the CPU, how long, who waited where, then each domain's balancing state. */
+static void wasted_report(u32 cpu, u64 now)
+{
+	char line[512], span[64];
+	struct sched_topology *t = sched_topology_read_begin(cpu);
+	struct sched_domain *sd;
+	size_t len;
+
+	len = (size_t)ksnprintf(line, sizeof(line),
+				"sched_wasted_check: cpu%u idle %llu ms while pid %d (%s) waited on cpu%u "
+				"(nr_running %u); domains:",
+				cpu,
+				(unsigned long long)((now - wasted_clock[cpu].since) / NSEC_PER_MSEC),
+				wasted_clock[cpu].waiter_pid, wasted_clock[cpu].waiter_comm,
+				wasted_clock[cpu].waiter_cpu, wasted_clock[cpu].waiter_queue);
+	for_each_domain (t, cpu, sd) {
+		if (len >= sizeof(line))
+			break;
+		cpumask_print(span, sizeof(span), sd_span(sd));
+		len += (size_t)ksnprintf(line + len, sizeof(line) - len,
+					 " %s %s interval %u ms failed %u last %llu ms ago;",
+					 sd->name, span, sd->balance_interval, sd->nr_balance_failed,
+					 (unsigned long long)((now - sd->last_balance) /
+							      NSEC_PER_MSEC));
+	}
+	if (!cpu_sd(t, cpu) && len < sizeof(line))
+		ksnprintf(line + len, sizeof(line) - len, " none (no balancing)");
+	sched_topology_read_end(cpu);
+	pr_info("%s\n", line);
+}
+
+/*
+ * A task on other (not running) that may run on cpu? Never waits for
+ * other's lock. If so, notes it (pid, name, queue) as cpu's waiter.
+ */
 static bool waiter_allowed_on(struct rq *other, u32 cpu)
 {
 	struct list_head *pos;
@@ -56,6 +112,11 @@ static bool waiter_allowed_on(struct rq *other, u32 cpu)
 			break;
 		if (p != other->curr && cpumask_test_cpu(cpu, &p->cpus_allowed)) {
 			found = true;
+			wasted_clock[cpu].waiter_pid = p->pid;
+			wasted_clock[cpu].waiter_cpu = other->cpu;
+			wasted_clock[cpu].waiter_queue = other->nr_running;
+			memcpy(wasted_clock[cpu].waiter_comm, p->comm, TASK_COMM_LEN);
+			wasted_clock[cpu].waiter_comm[TASK_COMM_LEN - 1] = '\0';
 			break;
 		}
 	}
@@ -74,8 +135,10 @@ void schedstat_account_wasted(struct rq *rq, u64 now)
 		delta = now - wasted_clock[cpu].last;
 	wasted_clock[cpu].owner = rq;
 	wasted_clock[cpu].last = now;
-	if (!delta || !idle_cpu(cpu))
+	if (!delta || !idle_cpu(cpu)) {
+		wasted_clock[cpu].since = 0;
 		return;
+	}
 	for (u32 other = 0; other < n; other++) {
 		struct rq *orq = cpu_rq(other);
 
@@ -83,9 +146,19 @@ void schedstat_account_wasted(struct rq *rq, u64 now)
 			continue;
 		if (waiter_allowed_on(orq, cpu)) {
 			rq->stats.wasted_idle_ns += delta;
+			if (!wasted_clock[cpu].since)
+				wasted_clock[cpu].since = now - delta;
+			if (sched_wasted_check &&
+			    now - wasted_clock[cpu].since > WASTED_CHECK_MS * NSEC_PER_MSEC &&
+			    (!wasted_clock[cpu].reported ||
+			     now - wasted_clock[cpu].reported >= WASTED_CHECK_PERIOD_NS)) {
+				wasted_clock[cpu].reported = now;
+				wasted_report(cpu, now);
+			}
 			return;
 		}
 	}
+	wasted_clock[cpu].since = 0;
 }
 
 /* ---------------------------------------------------------------- printing */

@@ -16,6 +16,7 @@
 #include "mm/page_alloc.h"
 #include "sched/sched.h"
 #include "sched/wait.h"
+#include "trace/trace.h"
 
 #define STACK_ORDER 2 /* TASK_STACK_SIZE */
 _Static_assert((4096 << STACK_ORDER) == TASK_STACK_SIZE, "task stack size");
@@ -148,6 +149,7 @@ void task_exit(int code)
 {
 	struct task *t = current_task();
 
+	trace_sched_process_exit(t);
 	t->exit_code = code;
 	arch_irq_disable();
 	t->state = TASK_DEAD;

@@ -14,6 +14,7 @@
 #include "mm/heap.h"
 #include "printk.h"
 #include "sched/topology_internal.h"
+#include "trace/trace.h"
 
 /* ---------------------------------------------------------------- memory */
 
@@ -208,6 +209,7 @@ int sched_topology_rebuild(const struct machine *m, const struct cpumask *online
 		sched_topology_print_debug(t);
 	__atomic_store_n(&published, t, __ATOMIC_RELEASE);
 	__atomic_store_n(&published_gen, t->gen, __ATOMIC_RELEASE);
+	trace_sched_topology((u32)t->gen, cpumask_weight(&t->online), t->nr_levels);
 	/*
 	 * Our store of `published` before our loads of seen_gen, against a
 	 * returning CPU's store of seen_gen before its load of `published`

@@ -39,6 +39,7 @@
 #include "panic.h"
 #include "printk.h"
 #include "sched/sched.h"
+#include "trace/trace.h"
 
 #define NSEC_PER_MSEC 1000000ULL
 #define PAUSE_NS      (250 * NSEC_PER_MSEC)
@@ -296,6 +297,7 @@ static void report_stall(struct task *p)
 	p->stats.wd_reported = queued;
 	class = p->sched_class;
 	counts.stalls++;
+	trace_sched_watchdog("stall", rq->cpu, p, (now - queued) / NSEC_PER_MSEC);
 	counts.last_stall_cpu = rq->cpu;
 	counts.last_stall_pid = p->pid;
 	give_up = class != &fair_sched_class && class != &stop_sched_class &&
@@ -328,6 +330,7 @@ static void report_hung(struct task *p)
 	}
 	p->stats.wd_reported = blocked;
 	counts.hung_tasks++;
+	trace_sched_watchdog("hung_task", rq->cpu, p, (now - blocked) / NSEC_PER_MSEC);
 	counts.last_hung_pid = p->pid;
 	pr_emerg("INFO: task %s:%d blocked for more than %llu seconds.\n", p->comm, p->pid,
 		 (unsigned long long)(hung_task_ms / 1000));
@@ -410,6 +413,7 @@ static void check_soft_lockup(struct rq *rq, struct wd_cpu *w, u64 now)
 	w->soft_reported = now;
 	curr = rq->curr;
 	counts.soft_lockups++;
+	trace_sched_watchdog("soft_lockup", rq->cpu, curr, (now - sched_at) / NSEC_PER_MSEC);
 	counts.last_soft_cpu = rq->cpu;
 	counts.last_soft_pid = curr->pid;
 	pr_emerg("watchdog: BUG: soft lockup - CPU#%u stuck for %ss! [%s:%d]\n", rq->cpu,
@@ -442,6 +446,7 @@ static void report_hard_lockup(u32 cpu, u64 frozen_ns)
 	bool locked;
 	char buf[24];
 
+	trace_sched_watchdog("hard_lockup", cpu, NULL, frozen_ns / NSEC_PER_MSEC);
 	pr_emerg("watchdog: Watchdog detected hard LOCKUP on cpu %u (no timer interrupt for %s s; "
 		 "seen from cpu%u)\n",
 		 cpu, secs(buf, frozen_ns), arch_cpu_id());

@@ -56,6 +56,7 @@ class BootTest:
     send: tuple = ()  # (marker, text) pairs: once marker appears on the console, type text
     kernel: str = ""  # "": the build's fulcrum.elf; else an EXTRA_KERNELS name, built beside it
     watchdog_reports: bool = False  # the test provokes watchdog reports (others fail on one)
+    trace: bool = False  # give QEMU the trace channel: build/test-logs/boot-<name>.trace (trace_file)
 
     def kernel_cmdline(self):
         """The test's command line plus qemu_exit (and noinit) and the watchdog thresholds it
@@ -712,16 +713,23 @@ ABSURD = {  # kind -> (value a, value b): far out of range, the wrong type, empt
 }
 
 
-def absurd_cmdline(which):
-    return " ".join(f"{name}={ABSURD[kind][which]}" for name, kind in registered_options()
-                    if name not in HARNESS_OPTIONS and name != "selftest")
+def absurd_options(half=None):
+    """The options the absurd tests set: all but the harness's; half 0 or 1: every other one.
+    With value a every option's word is long: the whole line would pass GRUB's ~1,010-byte
+    cut (see cmdline-too-long), so that test boots each half on its own."""
+    opts = [(n, k) for n, k in registered_options() if n not in HARNESS_OPTIONS and n != "selftest"]
+    return opts if half is None else opts[half::2]
 
 
-def absurd_values_refused(which):
+def absurd_cmdline(which, half=None):
+    return " ".join(f"{name}={ABSURD[kind][which]}" for name, kind in absurd_options(half))
+
+
+def absurd_values_refused(which, half=None):
     """Each INT, SIZE and BOOL option's absurd value draws a warning naming it."""
     def check(log, ctx):
-        return [f"no warning for {name}={ABSURD[kind][which]!r}" for name, kind in registered_options()
-                if kind in ("INT", "SIZE") and name not in HARNESS_OPTIONS and
+        return [f"no warning for {name}={ABSURD[kind][which]!r}" for name, kind in absurd_options(half)
+                if kind in ("INT", "SIZE") and
                 not re.search(rf"cmdline: .*'{re.escape(name)}'", log)]
     return check
 
@@ -760,9 +768,12 @@ BAD_INPUT_TESTS = [
     BootTest("cmdline-binary", "control and high bytes in the command line: warnings, the boot goes on",
              cmdline=f"{BINARY_WORDS} loglevel={BINARY_WORDS} \xff\xfe\x80=\x81 hz=\xc3\xa9",
              checks=survived("fulcrum: ready in", "for 'loglevel'", "for 'hz'")),
-    BootTest("options-absurd", "every registered option at once with an absurd value: refused, the boot goes on",
-             preset="2s", cmdline=absurd_cmdline(0),
-             checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(0)]),
+    BootTest("options-absurd", "every other registered option at once with an absurd value: refused, "
+             "the boot goes on", preset="2s", cmdline=absurd_cmdline(0, 0),
+             checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(0, 0)]),
+    BootTest("options-absurd-2", "the other half of the options with an absurd value",
+             preset="2s", cmdline=absurd_cmdline(0, 1),
+             checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(0, 1)]),
     BootTest("options-absurd-negative", "every option with a negative, empty or malformed value",
              preset="2s", cmdline=absurd_cmdline(1),
              checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(1)]),
@@ -838,7 +849,194 @@ WATCHDOG_TESTS = [
 ]
 
 
-TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + [
+# ------------------------------------------------------------------ traces (docs/tracing.md)
+
+# One event line of Linux's tracefs `trace` file: comm right-aligned in 16, pid left-aligned in 7.
+TRACE_EVENT_LINE = re.compile(r"^(?P<comm>.{16})-(?P<pid>\d+) *\[(?P<cpu>\d{3})\] "
+                              r"(?P<flags>[dDbX.][Nnp.][hHsSzZ.][0-9a-f.][0-9a-f.]) +"
+                              r"(?P<ts>\d+\.\d{6}): (?P<event>\w+): (?P<fields>.*)$")
+
+
+def trace_file(ctx, name):
+    return os.path.join(ctx.build, "test-logs", f"boot-{name}.trace")
+
+
+def read_trace(ctx, name):
+    """(events, problems): the trace's event lines as dicts (cpu, pid, event, ts and the
+    key=value fields as strings), and every line that is neither an event nor a # comment."""
+    path, events, problems = trace_file(ctx, name), [], []
+    if not os.path.exists(path):
+        return [], [f"no trace file {path}"]
+    with open(path, errors="replace") as f:
+        for n, line in enumerate(f.read().splitlines(), 1):
+            if line.startswith("#"):
+                continue
+            m = TRACE_EVENT_LINE.match(line)
+            if not m:
+                problems.append(f"{name}.trace line {n} is no ftrace event line: {line!r}")
+                continue
+            ev = dict(kv.split("=", 1) for kv in m.group("fields").split() if "=" in kv)
+            ev.update(cpu=int(m.group("cpu")), by=int(m.group("pid")), event=m.group("event"),
+                      ts=m.group("ts"), by_comm=m.group("comm").strip())
+            events.append(ev)
+    return events, problems[:3]
+
+
+def pingpong_expected(a, b, rounds):
+    """kernel/trace/trace_ktest.c's ping-pong on one CPU, a first: a gives the turn away
+    before b sleeps (no wake-up), then each hand-over is waking, wakeup and the waker's switch
+    to the wakee (state D); the last hand-over is a's, which then exits (Z); b finds no one
+    to wake in its last round and exits to the idle task."""
+    seq = [("sched_switch", a, "D", b)]
+    for k in range(1, 2 * rounds - 1):
+        waker, wakee = (b, a) if k % 2 else (a, b)
+        seq += [("sched_waking", wakee), ("sched_wakeup", wakee)]
+        seq += [("sched_switch", waker, "D", wakee)] if k < 2 * rounds - 2 else \
+            [("sched_process_exit", waker), ("sched_switch", waker, "Z", wakee)]
+    return seq + [("sched_process_exit", b), ("sched_switch", b, "Z", 0)]
+
+
+def trace_pingpong_exact(name):
+    def check(log, ctx):
+        m = re.search(r"KTEST trace_pingpong: pids (\d+) (\d+) on cpu(\d+), (\d+) rounds", log)
+        if not m:
+            return ["no 'KTEST trace_pingpong: pids A B on cpuN' line"]
+        pids, cpu, rounds = {int(m.group(1)), int(m.group(2))}, int(m.group(3)), int(m.group(4))
+        events, problems = read_trace(ctx, name)
+        seen, first = [], None
+        for ev in events:
+            kind = ev["event"]
+            if kind == "sched_switch":
+                prev, nxt = int(ev["prev_pid"]), int(ev["next_pid"])
+                if prev in pids:
+                    first = prev if first is None else first
+                    seen.append((kind, prev, ev["prev_state"], nxt, ev["cpu"]))
+            elif kind in ("sched_waking", "sched_wakeup", "sched_process_exit") and \
+                    int(ev["pid"]) in pids and first is not None:
+                seen.append((kind, int(ev["pid"]), ev["cpu"], ev.get("target_cpu", "%03d" % cpu)))
+            if int(ev["by"]) in pids and ev["cpu"] != cpu:
+                problems.append(f"pid {ev['by']} recorded {kind} on cpu {ev['cpu']}, not {cpu}")
+        if first is None:
+            return problems + ["no switch away from the ping-pong threads in the trace"]
+        want = pingpong_expected(first, (pids - {first}).pop(), rounds)
+        got = []
+        for e in seen:
+            if e[0] == "sched_switch":
+                got.append(e[:4])
+            else:
+                got.append(e[:2])
+                if e[3] != "%03d" % cpu or e[2] != cpu:
+                    problems.append(f"{e[0]} of pid {e[1]} on cpu {e[2]} target {e[3]}, not {cpu}")
+        if got != want:
+            i = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), min(len(got), len(want)))
+            problems.append(f"event {i} of {len(want)} expected: {want[i] if i < len(want) else 'none'}, "
+                            f"got {got[i] if i < len(got) else 'none'} ({len(got)} events)")
+        return problems[:4]
+    return check
+
+
+def trace_migration_seen(name):
+    def check(log, ctx):
+        m = re.search(r"KTEST trace_migrate: pid (\d+) from cpu(\d+) to cpu(\d+)", log)
+        if not m:
+            return ["no 'KTEST trace_migrate: pid P from cpuA to cpuB' line"]
+        pid, orig, dest = (int(g) for g in m.groups())
+        events, problems = read_trace(ctx, name)
+        migs = [i for i, ev in enumerate(events)
+                if ev["event"] == "sched_migrate_task" and int(ev["pid"]) == pid]
+        if len(migs) != 1:
+            return problems + [f"{len(migs)} sched_migrate_task events for pid {pid}, not 1"]
+        ev = events[migs[0]]
+        if (int(ev["orig_cpu"]), int(ev["dest_cpu"]), ev["comm"]) != (orig, dest, "tr_mig"):
+            problems.append(f"sched_migrate_task comm={ev['comm']} orig_cpu={ev['orig_cpu']} "
+                            f"dest_cpu={ev['dest_cpu']}, expected tr_mig {orig} -> {dest}")
+        ins = [(i, e["cpu"]) for i, e in enumerate(events)
+               if e["event"] == "sched_switch" and int(e["next_pid"]) == pid]
+        before = {c for i, c in ins if i < migs[0]}
+        after = {c for i, c in ins if i > migs[0]}
+        if before != {orig} or after != {dest}:
+            problems.append(f"pid {pid} switched in on cpus {sorted(before)} before the migration "
+                            f"and {sorted(after)} after, expected [{orig}] and [{dest}]")
+        return problems
+    return check
+
+
+def trace_delivered_at_panic(name):
+    """The panic path wrote the trace: the thread's exit and last switch are in it, and the
+    console says how many events went out before the halt line."""
+    def check(log, ctx):
+        m = re.search(r"KTEST trace_panic_flush: pid (\d+) lived and exited", log)
+        if not m:
+            return ["no 'KTEST trace_panic_flush: pid P lived and exited' line"]
+        pid = int(m.group(1))
+        events, problems = read_trace(ctx, name)
+        if not any(e["event"] == "sched_process_exit" and int(e["pid"]) == pid for e in events):
+            problems.append(f"no sched_process_exit of pid {pid} in the trace")
+        if not any(e["event"] == "sched_switch" and int(e["prev_pid"]) == pid and
+                   e["prev_state"] == "Z" for e in events):
+            problems.append(f"no last switch (prev_state=Z) of pid {pid} in the trace")
+        if not re.search(r"trace: [1-9]\d* events written to isa-debugcon 0xe9\n.*fulcrum: halted",
+                         log, re.S):
+            problems.append("no 'trace: N events written' line before 'fulcrum: halted'")
+        return problems
+    return check
+
+
+def trace_has(name, event, **fields):
+    """Some event line of the trace is `event` with these field values."""
+    def check(log, ctx):
+        events, problems = read_trace(ctx, name)
+        if not any(e["event"] == event and all(e.get(k) == v for k, v in fields.items())
+                   for e in events):
+            problems.append(f"no {event} with {fields} in {len(events)} trace events")
+        return problems
+    return check
+
+
+def trace_wasted_total(name, cpu, min_ms):
+    """The trace's trailer carries the kernel's wasted-idle counter: cpu's is at least min_ms."""
+    def check(log, ctx):
+        path = trace_file(ctx, name)
+        text = open(path, errors="replace").read() if os.path.exists(path) else ""
+        m = re.search(rf"^# fulcrum wasted_idle_ns cpu={cpu} ns=(\d+) since_boot=\d+$", text, re.M)
+        if not m:
+            return [f"no '# fulcrum wasted_idle_ns cpu={cpu}' line in {path}"]
+        return [] if int(m.group(1)) >= min_ms * 1000000 else \
+            [f"cpu{cpu} wasted {int(m.group(1)) // 1000000} ms in the trace, expected {min_ms} or more"]
+    return check
+
+
+TRACE_TESTS = [
+    BootTest("trace-pingpong", "a pinned two-task ping-pong on CPU 1 gives exactly the expected "
+             "switch/waking/wakeup sequence", preset="smt", icount=True, trace=True,
+             cmdline="ktest=trace_pingpong", checks=[trace_pingpong_exact("trace-pingpong")]),
+    BootTest("trace-migrate", "a forced migration shows sched_migrate_task with the right orig and dest",
+             preset="smt", icount=True, trace=True, cmdline="ktest=trace_migrate",
+             checks=[trace_migration_seen("trace-migrate")]),
+    BootTest("trace-panic", "a panic with tracing on still writes the buffered events out",
+             preset="smt", trace=True, cmdline="trace=sched ktest=trace_panic_flush",
+             expect_exit=qm.EXIT_PANIC, checks=[trace_delivered_at_panic("trace-panic")]),
+    BootTest("trace-shell", "the shell's trace start/stop/dump around a program: its events reach the "
+             "trace file, the status says off after stop", preset="smt", user=True, trace=True,
+             send=(("fulcrum$ ", "trace start\n"), ("fulcrum$ ", "pipebench -l 20\n"),
+                   ("fulcrum$ ", "trace stop\n"), ("fulcrum$ ", "trace\n"),
+                   ("fulcrum$ ", "trace dump\n"), ("fulcrum$ ", "exit\n")),
+             checks=[matches(r"^state: off$"), matches(r"^channel: isa-debugcon 0xe9$"),
+                     lacks("not available", "usage: trace", "no trace channel"),
+                     trace_has("trace-shell", "sched_process_exec", filename="/bin/pipebench"),
+                     trace_has("trace-shell", "sched_switch", prev_comm="pipebench")]),
+    BootTest("sched-wasted-check", "a CPU left out of the domains idles while a spinner allowed on it "
+             "waits: sched_wasted_check reports it, and the trace ends with the kernel's wasted total",
+             preset="smt", icount=True, trace=True,
+             cmdline="ktest=wasted_idle_check sched_wasted_check trace=sched",
+             checks=[matches(r"sched_wasted_check: cpu3 idle 1\d\d ms while pid \d+ \(wasted_spin\) "
+                             r"waited on cpu2 \(nr_running 2\); domains: none \(no balancing\)$"),
+                     matches(r"KTEST wasted_idle_check: cpu3 out of the domains wasted \d+ ms"),
+                     trace_wasted_total("sched-wasted-check", 3, 200)]),
+]
+
+
+TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
@@ -1134,8 +1332,11 @@ def boot(test, build, ctx=None):
         if os.path.exists(sock):
             os.unlink(sock)
         extra = ["-monitor", f"unix:{sock},server,nowait"]
+    trace = os.path.join(build, "test-logs", f"boot-{test.name}.trace") if test.trace else None
+    if trace and os.path.exists(trace):
+        os.unlink(trace)
     run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib,
-                 icount=test.icount, extra=extra)
+                 icount=test.icount, trace=os.path.abspath(trace) if trace else None, extra=extra)
     argv = run.argv()
     if sock:  # the runner's own "-monitor none" would win otherwise
         i = argv.index("none", argv.index("-monitor"))

@@ -477,9 +477,10 @@ class BenchTrace(unittest.TestCase):
         self.assertRegex(p.stdout, r"(?m)^  linux +Linux +console=ttyS0 .* bench_trace=1 -- /bin/hackbench ")
 
     def test_fulcrum_channel(self):
-        argv = bench_run.trace_channel_argv("/x/stock-run1.trace")
-        self.assertEqual(argv, ["-chardev", "file,id=bench-trace,path=/x/stock-run1.trace",
-                                "-device", "isa-debugcon,iobase=0xe9,chardev=bench-trace"])
+        argv = bench_run.machine_argv("smt", "/x/fulcrum.iso", "tcg", False, trace="/x/stock-run1.trace")
+        self.assertIn("file,id=fulcrum-trace,path=/x/stock-run1.trace", argv)
+        self.assertIn("isa-debugcon,iobase=0xe9,chardev=fulcrum-trace", argv)
+        self.assertEqual(sum("isa-debugcon" in a for a in argv), 1, argv)
 
     def test_init_enables_the_events(self):
         for event in bench_linux.TRACE_EVENTS:

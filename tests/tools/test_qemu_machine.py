@@ -27,6 +27,14 @@ class QemuMachine(unittest.TestCase):
         self.assertIn("isa-debug-exit,iobase=0xf4", s)
         self.assertIn("size=256M", s)
 
+    def test_trace_channel_only_when_asked(self):
+        with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
+            plain = " ".join(qm.Run(qm.PRESETS["2s"], "x.iso").argv())
+            traced = " ".join(qm.Run(qm.PRESETS["2s"], "x.iso", trace="/tmp/o.trace").argv())
+        self.assertNotIn("isa-debugcon", plain)
+        self.assertIn("-chardev file,id=fulcrum-trace,path=/tmp/o.trace", traced)
+        self.assertIn("-device isa-debugcon,iobase=0xe9,chardev=fulcrum-trace", traced)
+
     def test_memory_override_splits_over_nodes(self):
         with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
             argv = qm.Run(qm.PRESETS["default"], "x.iso", memory_mib=8192).argv()

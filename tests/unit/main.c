@@ -6,6 +6,7 @@
 
 /* Weak so a suite still being written leaves the others runnable; a missing one fails the run. */
 #pragma weak printf_suite
+#pragma weak trace_suite
 #pragma weak kstrto_suite
 #pragma weak printk_suite
 #pragma weak cmdline_suite
@@ -104,6 +105,7 @@ int main(void)
 		{ "fs_paths", fs_paths_suite },
 		{ "fs_select", fs_select_suite },
 		{ "madvise", madvise_suite },
+		{ "trace", trace_suite },
 	};
 	SRunner *sr = srunner_create(NULL);
 	int missing = 0, failed;

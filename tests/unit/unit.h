@@ -38,6 +38,7 @@ Suite *uaccess_suite(void);
 Suite *user_regs_suite(void);
 Suite *file_suite(void);
 Suite *pipe_suite(void);
+Suite *trace_suite(void);
 Suite *socket_suite(void);
 Suite *poll_suite(void);
 Suite *procfs_suite(void);

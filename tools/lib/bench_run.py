@@ -63,22 +63,14 @@ class IsoCache:
         return path
 
 
-# tools/bench --trace: the boot option that turns Fulcrum's scheduler trace on, and the
-# device its trace channel writes to (docs/tracing.md), a file on the host.
-FULCRUM_TRACE_OPTION = "trace=sched"
-
-
-def trace_channel_argv(path):
-    """QEMU arguments that write the guest's isa-debugcon port 0xe9 into path."""
-    return ["-chardev", f"file,id=bench-trace,path={path}", "-device", "isa-debugcon,iobase=0xe9,chardev=bench-trace"]
-
-
-def machine_argv(preset, media, accel, icount, seed=None, memory_mib=0):
-    """QEMU's argv for the preset booting `media` (an ISO path; the Linux runner swaps it)."""
+def machine_argv(preset, media, accel, icount, seed=None, memory_mib=0, trace=None):
+    """QEMU's argv for the preset booting `media` (an ISO path; the Linux runner swaps it);
+    trace: a file for the kernel's trace channel (docs/tracing.md), or None."""
     extra = []
     if icount and qm.choose_accel(accel) == "tcg":
         extra = ["-seed", str(seed if seed is not None else 1), "-rtc", ICOUNT_RTC]
-    run = qm.Run(qm.PRESETS[preset], media, accel=accel, memory_mib=memory_mib, icount=icount, extra=extra)
+    run = qm.Run(qm.PRESETS[preset], media, accel=accel, memory_mib=memory_mib, icount=icount,
+                 trace=trace, extra=extra)
     return run.argv()
 
 

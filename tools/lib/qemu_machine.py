@@ -457,6 +457,9 @@ class Run:
     # Deterministic time under TCG: one TCG thread, guest time from instructions
     # executed (see docs/architecture.md, "Clocks and what they can show"); no effect under KVM.
     icount: bool = False
+    # A host file for the kernel's trace channel: QEMU's isa-debugcon at port 0xe9 writes
+    # every byte the guest sends there into it (docs/tracing.md). None: no channel.
+    trace: str = None
     extra: list = field(default_factory=list)
 
     def argv(self):
@@ -476,6 +479,9 @@ class Run:
             args += ["-icount", ICOUNT]
         args += ["-cdrom", self.iso, "-boot", "d", "-nic", "none", "-no-reboot",
                  "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        if self.trace:
+            args += ["-chardev", f"file,id=fulcrum-trace,path={self.trace}",
+                     "-device", "isa-debugcon,iobase=0xe9,chardev=fulcrum-trace"]
         if self.interactive:
             args += ["-nographic"]
         else:

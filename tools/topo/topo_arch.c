@@ -15,6 +15,7 @@
 #include <arch/time.h>
 
 #include "mm/heap.h"
+#include "trace/trace.h"
 
 /*
  * printk writes each line's timestamp with a call of its own; with the
@@ -23,6 +24,12 @@
 static const char zero_stamp[] = "[    0.000000] ";
 
 static FILE *console;
+
+/* The domain builder has a tracepoint; the tool never traces. */
+bool trace_active;
+void __trace_sched_topology(u32 generation, u32 nr_cpus, u32 nr_levels)
+{
+}
 
 uintptr_t direct_map_base;
 

@@ -285,10 +285,48 @@ static int bi_echo(int argc, char **argv)
 	return 0;
 }
 
-static int bi_help(int argc, char **argv);
-
 #define PROC_TOPO  "/proc/fulcrum/topology"
 #define PROC_TASKS "/proc/fulcrum/tasks"
+#define PROC_TRACE "/proc/fulcrum/trace"
+
+/*
+ * trace: the tracer's status; trace start|stop|clear|dump: written to
+ * /proc/fulcrum/trace (docs/tracing.md). dump sends the events to the
+ * trace channel, not to this terminal.
+ */
+static int bi_trace(int argc, char **argv)
+{
+	const char *const words[] = { "start", "stop", "clear", "dump", NULL };
+	int fd, i;
+	ssize_t n;
+
+	if (argc == 1)
+		return show_file(PROC_TRACE);
+	for (i = 0; words[i] && strcmp(words[i], argv[1]); i++)
+		;
+	if (argc != 2 || !words[i]) {
+		fprintf(stderr, "usage: trace [start|stop|clear|dump]\n");
+		return 2;
+	}
+	fd = open(PROC_TRACE, O_WRONLY);
+	n = fd < 0 ? -1 : write(fd, argv[1], strlen(argv[1]));
+	if (n < 0) {
+		if (errno == ENOENT)
+			fprintf(stderr, "trace: %s: not available on this kernel\n", PROC_TRACE);
+		else if (errno == ENODEV)
+			fprintf(stderr,
+				"trace: no trace channel (boot QEMU with tools/qemu-run --trace FILE)\n");
+		else
+			fprintf(stderr, "trace %s: %s\n", argv[1], strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int bi_help(int argc, char **argv);
 
 static const struct builtin builtins[] = {
 	{ "echo", bi_echo, NULL, false, "[-n] [WORD]...", "print the words" },
@@ -302,6 +340,8 @@ static const struct builtin builtins[] = {
 	{ "taskset", bi_taskset, NULL, false, "MASK CMD [ARG]...", "run CMD on the CPUs in hex MASK" },
 	{ "time", bi_time, NULL, false, "CMD [ARG]...", "run CMD, print its real/user/sys time" },
 	{ "topo", NULL, PROC_TOPO, false, "", "CPU topology and sched domains (" PROC_TOPO ")" },
+	{ "trace", bi_trace, NULL, false, "[start|stop|clear|dump]",
+	  "scheduler tracing: status, or control (" PROC_TRACE ")" },
 	{ "wait", bi_wait, NULL, true, "[PID]...", "wait for background jobs (all by default)" },
 	{ NULL, NULL, NULL, false, NULL, NULL },
 };

@@ -3,6 +3,7 @@
 #define FULCRUM_TESTS_FAKE_ARCH_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* What arch_clock_ns() returns. */
@@ -23,5 +24,10 @@ void fake_console_reset(void);
  */
 void *fake_ram_init(size_t size);
 void fake_ram_free(void);
+
+/* The trace channel (arch/trace.h): present unless a test says not, and what reached it. */
+extern bool fake_trace_channel;
+const char *fake_trace_channel_text(void);
+void fake_trace_channel_reset(void);
 
 #endif
