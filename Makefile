@@ -648,7 +648,9 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/load.c kernel/sched/fair.c kernel/sched/rr.c kernel/sched/placement.c \
 	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/balance.c \
 	kernel/sched/balance_find.c kernel/sched/stop.c kernel/sched/stats.c \
-	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c
+	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c \
+	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_output.c \
+	kernel/fs/seqbuf.c
 SIM_C := tools/sim/fulcrum_sim.c tools/sim/engine.c tools/sim/machine.c tools/sim/workloads.c \
 	tools/sim/messaging.c tools/sim/rtapp_run.c $(RTAPP_C) \
 	tools/sim/sim_arch.c $(SIM_KERNEL_C)

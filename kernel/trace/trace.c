@@ -119,9 +119,12 @@ struct trace_record *trace_reserve(enum trace_event ev, struct trace_ring **ring
 	rec->ts = arch_clock_ns();
 	rec->event = (u8)ev;
 	rec->pid = curr->pid;
-	/* Two word stores, not the byte loop of the kernel's memcpy: this is the hot path. */
-	((u64 *)rec->comm)[0] = ((const u64 *)curr->comm)[0];
-	((u64 *)rec->comm)[1] = ((const u64 *)curr->comm)[1];
+	/*
+	 * Two word copies, not the byte loop of the kernel's memcpy: this is the hot path.
+	 * A task's comm need not be 8-byte aligned, so the loads say so.
+	 */
+	((u64 *)rec->comm)[0] = ((const unaligned_u64 *)curr->comm)[0];
+	((u64 *)rec->comm)[1] = ((const unaligned_u64 *)curr->comm)[1];
 	rec->comm[TASK_COMM_LEN - 1] = '\0';
 	rec->flags = 0;
 	if (!arch_irq_token_enabled(flags))

@@ -29,8 +29,8 @@ static int task_prio(const struct task *p)
  */
 static inline void copy_comm(char *dst, const struct task *p)
 {
-	const u64 *src = (const u64 *)p->comm;
-	u64 *to = (u64 *)dst;
+	const unaligned_u64 *src = (const unaligned_u64 *)p->comm;
+	unaligned_u64 *to = (unaligned_u64 *)dst;
 
 	_Static_assert(TASK_COMM_LEN == 16, "copy_comm copies two words");
 	to[0] = src[0];

@@ -33,6 +33,9 @@ enum trace_prev_state {
  * the running task's pid and name, flags, preempt depth) and the event's
  * fields. The CPU is the ring's. Formatted only at dump time.
  */
+/* A word at any address: names are copied as two words, and a comm need not be aligned. */
+typedef u64 __attribute__((aligned(1), may_alias)) unaligned_u64;
+
 struct trace_record {
 	u64 ts;	 /* arch_clock_ns(): ns since kernel entry, one clock for all CPUs */
 	s32 pid; /* the task running when the event was recorded */

@@ -376,5 +376,34 @@ class KernelCrossCheck(unittest.TestCase):
             self.assertAlmostEqual(share, kernel, delta=0.01, msg=f"nice {nice}: {share:.4f}")
 
 
+class Trace(unittest.TestCase):
+    """--trace: the kernel's own tracer writes Linux's ftrace text, which fulcrum-trace reads."""
+
+    def test_trace_matches_the_run_and_linux_grammar(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "sim.trace")
+            p = run("--preset", "2s", "--trace", path, "--", "hackbench", "-g", "1", "-l", "10", binary=SIM_ASAN)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            with open(path) as f:
+                text = f.read()
+            self.assertTrue(text.startswith("# tracer: nop\n"), text[:200])
+            switches = len(re.findall(r" sched_switch: ", text))
+            self.assertEqual(switches, results(p.stdout)["switches"])
+            self.assertEqual(len(re.findall(r" sched_migrate_task: ", text)), results(p.stdout)["migrations"])
+            c = subprocess.run([sys.executable, os.path.join(TOP, "tools", "fulcrum-trace"), "check", path],
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(c.returncode, 0, c.stdout + c.stderr)
+            self.assertIn(" 0 lines differ", c.stdout)
+            again = os.path.join(d, "again.trace")
+            run("--preset", "2s", "--trace", again, "--", "hackbench", "-g", "1", "-l", "10")
+            with open(again) as f:
+                self.assertEqual(f.read(), text, "the same run gives another trace")
+
+    def test_unwritable_trace_file(self):
+        p = run("--preset", "2s", "--trace", "/nonexistent/dir/x.trace", "--", "fairshare", "-t", "1", "-s", "1")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("cannot write the trace", p.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

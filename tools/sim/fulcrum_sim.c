@@ -13,6 +13,7 @@
 #include "sched/select.h"
 #include "sched/stop.h"
 #include "sched/topology.h"
+#include "trace/trace.h"
 #include "sim.h"
 
 static const char usage[] =
@@ -41,6 +42,8 @@ static const char usage[] =
 	"--limit S         stop after S simulated seconds (default 3600)\n"
 	"--sched-debug     print the domains and balance map as the boot log does\n"
 	"                  (the sched_debug boot option); with no PROGRAM, only that\n"
+	"--trace FILE      write the scheduler trace (trace=sched unless trace= is given)\n"
+	"                  to FILE in the kernel's ftrace text format (docs/tracing.md)\n"
 	"\n"
 	"The same command prints the same output, byte for byte. Exit status: 0 fine,\n"
 	"1 the workload failed its own checks, 2 bad usage or an impossible machine.\n";
@@ -88,6 +91,7 @@ int main(int argc, char **argv)
 	static char options[CMDLINE_MAX];
 	size_t olen = 0;
 	bool sched_debug = false;
+	const char *trace_path = NULL;
 	char desc[256];
 	struct cpumask online;
 	int i, prog = 0, err;
@@ -150,6 +154,11 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--limit") == 0) {
 			cfg.limit_ns = SIM_START_NS + number(a, v, 1, 1000000) * NSEC_PER_SEC;
 			i++;
+		} else if (strcmp(a, "--trace") == 0) {
+			if (!v)
+				usage_error("a value is missing after", a);
+			trace_path = v;
+			i++;
 		} else if (strcmp(a, "--sched-debug") == 0) {
 			sched_debug = true;
 		} else if (a[0] == '-') {
@@ -166,6 +175,20 @@ int main(int argc, char **argv)
 			options[olen] = '\0';
 		} else {
 			usage_error("not an option nor a boot option NAME=VALUE", a);
+		}
+	}
+	/* --trace records the scheduler events unless trace= chose some. */
+	if (trace_path && !strstr(options, "trace=")) {
+		if (olen + sizeof("trace=sched ") > sizeof(options))
+			usage_error("the boot options are longer than the kernel takes",
+				    "trace=sched");
+		olen += (size_t)snprintf(options + olen, sizeof(options) - olen, "trace=sched ");
+	}
+	if (trace_path) {
+		sim_trace_file = fopen(trace_path, "w");
+		if (!sim_trace_file) {
+			fprintf(stderr, "fulcrum-sim: cannot write the trace to %s\n", trace_path);
+			return 2;
 		}
 	}
 	if (cmdline_parse(options)) {
@@ -197,6 +220,7 @@ int main(int argc, char **argv)
 	}
 	sched_topology_print_summary(sched_topology_current());
 	sched_placement_print();
+	trace_init();
 	sim_engine_init(&cfg);
 	if (stop_machine_init()) {
 		fprintf(stderr, "fulcrum-sim: cannot start the stopper threads\n");
@@ -208,6 +232,11 @@ int main(int argc, char **argv)
 		usage_error("no workload: give -- PROGRAM ARGS", SIM_WORKLOADS);
 	}
 	err = sim_workload_main(argc - prog, argv + prog, machine.nr_cpus);
+	trace_dump_final(); /* as the kernel does at power-off */
+	if (sim_trace_file && fclose(sim_trace_file)) {
+		fprintf(stderr, "fulcrum-sim: writing the trace to %s failed\n", trace_path);
+		err = err ? err : 1;
+	}
 	fflush(stdout);
 	return err;
 }

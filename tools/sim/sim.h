@@ -184,4 +184,7 @@ void sim_report_sched(const char *name, const char *keys, double seconds);
 void sim_result(const char *name, double value, const char *unit, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The trace channel (--trace FILE), or NULL. */
+extern FILE *sim_trace_file;
+
 #endif

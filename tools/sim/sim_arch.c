@@ -20,8 +20,10 @@
 #include <arch/power.h>
 #include <arch/smp.h>
 #include <arch/time.h>
+#include <arch/trace.h>
 
 #include "cmdline.h"
+#include "fs/procfs.h"
 #include "mm/heap.h"
 #include "mm/page_alloc.h"
 #include "printk.h"
@@ -247,4 +249,39 @@ void *alloc_pages(unsigned int order)
 void free_pages(void *va, unsigned int order)
 {
 	free(va);
+}
+
+/*
+ * The tracer's view. The engine runs scheduler code only where the kernel
+ * runs it with interrupts off (tick, wake-up, switch), so every record
+ * says irqs-off and none is in a hard interrupt. The trace channel is the
+ * file given by --trace.
+ */
+FILE *sim_trace_file;
+
+bool arch_irq_token_enabled(unsigned long flags)
+{
+	return false;
+}
+
+bool arch_in_hardirq(void)
+{
+	return false;
+}
+
+bool arch_trace_channel_present(void)
+{
+	return sim_trace_file != NULL;
+}
+
+void arch_trace_channel_write(const char *buf, size_t len)
+{
+	if (sim_trace_file)
+		fwrite(buf, 1, len, sim_trace_file);
+}
+
+/* The simulated machine has no file system: /proc files are not kept. */
+int procfs_register(const char *path, procfs_show_fn show, procfs_store_fn store, void *arg)
+{
+	return 0;
 }
