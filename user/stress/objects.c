@@ -1,5 +1,7 @@
-/* stress: the probes' shared helpers: counts back where they were, FAIL lines, naps. */
+/* stress: the probes' shared helpers: counts back where they were, FAIL lines, naps, pinning. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -39,4 +41,13 @@ void sleep_ms(long ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+void stress_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 }

@@ -200,15 +200,6 @@ static void futex_side(struct member *m, struct channel *c)
 	}
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 static void *member_main(void *arg)
 {
 	struct member *m = arg;
@@ -217,7 +208,7 @@ static void *member_main(void *arg)
 
 	self = m;
 	m->tid = (pid_t)syscall(SYS_gettid);
-	pin(m->cpu);
+	stress_pin(m->cpu);
 	pthread_sigmask(SIG_SETMASK, &member_mask, NULL); /* main keeps them blocked */
 	if (c->kind == FUTEX)
 		futex_side(m, c);

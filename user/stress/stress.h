@@ -25,6 +25,9 @@ int probe_fail(const char *probe, const char *fmt, ...) __attribute__((format(pr
 /* Sleeps ms milliseconds. */
 void sleep_ms(long ms);
 
+/* Pins the calling thread to one CPU (sched_setaffinity of thread 0: itself). */
+void stress_pin(int cpu);
+
 int probe_procs(int argc, char **argv);
 int probe_threads(int argc, char **argv);
 int probe_forkbomb(int argc, char **argv);

@@ -73,22 +73,13 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 	siglongjmp(self->jump, 1);
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 static void *writer_main(void *arg)
 {
 	struct writer *w = arg;
 	long r;
 
 	self = w;
-	pin(w->cpu);
+	stress_pin(w->cpu);
 	sigsetjmp(w->jump, 1);
 	for (;;) {
 		/* Wait for a round this writer has not stored into yet. */
@@ -271,7 +262,7 @@ int probe_tlb(int argc, char **argv)
 	sa.sa_sigaction = on_segv;
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigaction(SIGSEGV, &sa, NULL);
-	pin(0);
+	stress_pin(0);
 	/* A short session first, so that what it leaves for good (stack, heap) is in "before". */
 	if (session(ncpu, 2, &next, 1))
 		return 1;
