@@ -43,22 +43,16 @@ static struct {
 /* A task on other (not running) that may run on cpu? Never waits for other's lock. */
 static bool waiter_allowed_on(struct rq *other, u32 cpu)
 {
-	struct list_head *pos;
+	const struct sched_class *class;
 	bool found = false;
-	u32 seen = 0;
 
 	if (!spin_trylock(&other->lock))
 		return false;
-	list_for_each (pos, &other->cfs_tasks) {
-		struct task *p = list_entry(pos, struct task, se.group_node);
-
-		if (++seen > WASTED_SCAN_MAX)
-			break;
-		if (p != other->curr && cpumask_test_cpu(cpu, &p->cpus_allowed)) {
+	for_each_class (class)
+		if (class->has_waiter_for && class->has_waiter_for(other, cpu, WASTED_SCAN_MAX)) {
 			found = true;
 			break;
 		}
-	}
 	spin_unlock(&other->lock);
 	return found;
 }
