@@ -477,17 +477,3 @@ void idle_balance_fair(struct rq *rq)
 	if (pulled || (s64)(rq->clock - rq->next_balance) > 0)
 		rq->next_balance = next_balance;
 }
-
-void balance_note_wakeup(struct rq *rq)
-{
-	u64 max = 2 * sysctl_sched_migration_cost, delta;
-
-	if (!rq->idle_stamp)
-		return;
-	delta = rq->clock - rq->idle_stamp;
-	if (delta > max)
-		rq->avg_idle = max;
-	else
-		rq->avg_idle += (u64)(((s64)delta - (s64)rq->avg_idle) >> 3);
-	rq->idle_stamp = 0;
-}

@@ -35,25 +35,11 @@ void trigger_balance_fair(struct rq *rq);
  * The core's hook when rq is about to go idle (fair class .idle_balance):
  * rq->lock held, interrupts off; the lock is dropped and retaken. Stamps
  * rq->idle_stamp, and unless the CPU's recent idle periods were short
- * (rq->avg_idle < sysctl_sched_migration_cost) pulls work from the busiest
+ * (rq->avg_idle < sysctl_sched_migration_cost, kept by the core:
+ * rq_update_avg_idle() in sched.h) pulls work from the busiest
  * queue of the lowest domain that has some, one task at most.
  */
 void idle_balance_fair(struct rq *rq);
-
-/*
- * For the wake-up path (rq->lock held): a task is being queued on rq. If rq
- * was idle since idle_balance_fair() stamped it, fold the idle period into
- * rq->avg_idle (Linux's ttwu_do_wakeup rule: an eighth of the difference,
- * periods longer than 2 * migration cost counted as that) and clear the
- * stamp.
- */
-void balance_note_wakeup(struct rq *rq);
-
-/* Where avg_idle starts (Linux's sched_init): 2 * sysctl_sched_migration_cost. */
-static inline u64 balance_initial_avg_idle(void)
-{
-	return 2 * sysctl_sched_migration_cost;
-}
 
 /* ------------------------------------------------ exposed for tests and tools */
 

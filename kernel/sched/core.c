@@ -28,7 +28,6 @@
 #include "mm/heap.h"
 #include "mm/page_alloc.h"
 #include "printk.h"
-#include "sched/balance.h"
 #include "sched/stop.h"
 #include "sched/topology.h"
 #include "sched/wait.h"
@@ -131,6 +130,20 @@ static void note_picked(struct rq *rq, struct task *p)
 	}
 	p->stats.pcount++;
 	rq->stats.pcount++;
+}
+
+void rq_update_avg_idle(struct rq *rq)
+{
+	u64 max = 2 * sysctl_sched_migration_cost, delta;
+
+	if (!rq->idle_stamp)
+		return;
+	delta = rq->clock - rq->idle_stamp;
+	if (delta > max)
+		rq->avg_idle = max;
+	else
+		rq->avg_idle += (u64)(((s64)delta - (s64)rq->avg_idle) >> 3);
+	rq->idle_stamp = 0;
 }
 
 void activate_task(struct rq *rq, struct task *p, int flags)
@@ -495,7 +508,7 @@ static bool try_to_wake_up(struct task *p, int wake_flags)
 	sched_event_record(rq, SCHED_EV_WAKEUP, p->pid, 0,
 			   (wake_flags & WF_MIGRATED) ? prev_cpu : cpu);
 	check_preempt_curr(rq, p, wake_flags);
-	balance_note_wakeup(rq);
+	rq_update_avg_idle(rq);
 	rq->stats.ttwu_count++;
 	if (cpu == this_cpu) {
 		rq->stats.ttwu_local++;
@@ -793,7 +806,7 @@ int sched_init(const struct machine *m)
 		rq->lock = (struct spinlock)SPINLOCK_INIT;
 		rq->cpu = cpu;
 		rq->cpu_power = SCHED_POWER_SCALE;
-		rq->avg_idle = balance_initial_avg_idle();
+		rq->avg_idle = rq_initial_avg_idle();
 		for_each_class (class)
 			if (class->rq_init)
 				class->rq_init(rq);

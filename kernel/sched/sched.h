@@ -247,6 +247,13 @@ struct sched_class {
 	 */
 	void (*balance)(struct rq *rq, enum sched_balance_why why);
 	/*
+	 * Has rq a task of this class queued, not running, that may run on
+	 * cpu? Looks at no more than max of its tasks. For schedstat's
+	 * wasted-idle time (stats.c), from cpu's tick with rq->lock held (taken
+	 * by trylock). NULL: the class's waiting tasks are not counted.
+	 */
+	bool (*has_waiter_for)(struct rq *rq, u32 cpu, u32 max);
+	/*
 	 * Optional. Prints rq's queue as this class sees it (one pr_emerg line
 	 * per queued task, then anything else worth knowing), for the stall
 	 * watchdog's report. rq lock held, interrupts off; it must not sleep
@@ -414,6 +421,22 @@ extern u64 sysctl_sched_latency;
 extern u64 sysctl_sched_min_granularity;
 extern u64 sysctl_sched_wakeup_granularity;
 extern u64 sysctl_sched_migration_cost;
+
+/*
+ * The CPU's recent idle periods, which new-idle balancing reads to judge
+ * whether pulling is worth it: the core's, whatever the class (Linux keeps
+ * them in ttwu_do_wakeup and sched_init). A class stamps rq->idle_stamp
+ * when rq goes idle; a wake-up on rq (rq->lock held) folds the period
+ * since the stamp into rq->avg_idle -- an eighth of the difference,
+ * periods longer than 2 * migration cost counted as that -- and clears
+ * the stamp. avg_idle starts at 2 * sysctl_sched_migration_cost.
+ */
+void rq_update_avg_idle(struct rq *rq);
+
+static inline u64 rq_initial_avg_idle(void)
+{
+	return 2 * sysctl_sched_migration_cost;
+}
 extern u32 sched_nr_latency;
 
 /* Recomputes the effective tunables for ncpus online CPUs. */

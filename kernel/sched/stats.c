@@ -99,18 +99,13 @@ static void wasted_report(u32 cpu, u64 now)
  */
 static bool waiter_allowed_on(struct rq *other, u32 cpu)
 {
-	struct list_head *pos;
+	const struct sched_class *class;
 	bool found = false;
-	u32 seen = 0;
 
 	if (!spin_trylock(&other->lock))
 		return false;
-	list_for_each (pos, &other->cfs_tasks) {
-		struct task *p = list_entry(pos, struct task, se.group_node);
-
-		if (++seen > WASTED_SCAN_MAX)
-			break;
-		if (p != other->curr && cpumask_test_cpu(cpu, &p->cpus_allowed)) {
+	for_each_class (class)
+		if (class->has_waiter_for && class->has_waiter_for(other, cpu, WASTED_SCAN_MAX)) {
 			found = true;
 			wasted_clock[cpu].waiter_pid = p->pid;
 			wasted_clock[cpu].waiter_cpu = other->cpu;
@@ -119,7 +114,6 @@ static bool waiter_allowed_on(struct rq *other, u32 cpu)
 			wasted_clock[cpu].waiter_comm[TASK_COMM_LEN - 1] = '\0';
 			break;
 		}
-	}
 	spin_unlock(&other->lock);
 	return found;
 }

@@ -404,7 +404,7 @@ START_TEST(test_newidle_pulls_one_task)
 	sim_schedule(0);
 	bsim_publish();
 	rq = cpu_rq(1);
-	rq->avg_idle = balance_initial_avg_idle();
+	rq->avg_idle = rq_initial_avg_idle();
 	fake_cpu_id = 1;
 	spin_lock(&rq->lock);
 	update_rq_clock(rq);
@@ -444,7 +444,7 @@ START_TEST(test_newidle_skipped_when_avg_idle_short)
 	/* A wake-up 2 ms later folds the idle period into avg_idle, capped at 2 * migration cost.
 	 */
 	rq->clock += 2000000;
-	balance_note_wakeup(rq);
+	rq_update_avg_idle(rq);
 	ck_assert_uint_eq(rq->avg_idle, 2 * sysctl_sched_migration_cost);
 	ck_assert_uint_eq(rq->idle_stamp, 0);
 	bsim_stop();
