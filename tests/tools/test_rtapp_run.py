@@ -166,6 +166,15 @@ class Play(unittest.TestCase):
         self.assertEqual(tasks["t"], {"threads": 1, "exited": 1, "loops": 1, "events": 1,
                                       "cpu_ms": 1.0})
 
+    def test_events_that_take_no_time_are_charged(self):
+        # 2,000 rounds of lock and unlock take no time; every 1,000 events done in a row
+        # cost 1 us of CPU (the 4,000th ends the thread first), so a loop of them forever
+        # cannot hold the clock still (without the charge such a file with a duration
+        # never ended: the run was stuck at one instant). Without it this was 0.000 ms.
+        tasks, _ = self.run_text('{"tasks": {"t": {"loop": 2000, "lock": "m", "unlock": "m"}}}')
+        self.assertEqual(tasks["t"], {"threads": 1, "exited": 1, "loops": 1, "events": 4000,
+                                      "cpu_ms": 0.003})
+
     def test_same_command_same_bytes(self):
         path = os.path.join(DATA, "handoff.json")
         self.assertEqual(play(path).stdout, play(path).stdout)

@@ -202,12 +202,22 @@ static u64 timer_expiry(struct rt_thread *th, const struct wl_event *e)
 static const struct sim_action rt_block = { SIM_BLOCK, 0 };
 
 /*
+ * Events done on the spot in one call after which the thread is charged
+ * 1 us of CPU: a loop of events that take no time (lock, unlock, ...)
+ * would otherwise hold virtual time still and never let the run end.
+ */
+#define RT_FREE_EVENTS	  1000
+#define RT_FREE_CHARGE_NS 1000
+
+/*
  * The thread's next action: events that do not wait are done on the spot,
- * one after another, until one runs, sleeps or blocks, or the thread ends.
+ * one after another, until one runs, sleeps or blocks, the thread ends, or
+ * RT_FREE_EVENTS of them have passed.
  */
 static struct sim_action rt_done(struct sim_task *st)
 {
 	struct rt_thread *th = st->priv;
+	u32 free_events = 0;
 
 	if (!th->begun) {
 		th->begun = true;
@@ -318,6 +328,8 @@ static struct sim_action rt_done(struct sim_task *st)
 		}
 		if (!advance(th))
 			return (struct sim_action){ SIM_EXIT, 0 };
+		if (++free_events == RT_FREE_EVENTS)
+			return (struct sim_action){ SIM_RUN, RT_FREE_CHARGE_NS };
 	}
 }
 
