@@ -281,7 +281,7 @@ RTAPP_DATA = os.path.join(TOP, "tests", "data", "rtapp")
 def rtapp_tasks(out):
     """{task: (threads, runtime_ms, queued_ms, timeslices, exited)} of an rt-app run."""
     rows = {}
-    for m in re.finditer(r"^(\S+)\s+(\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+)\s+(\d+)$", out, re.M):
+    for m in re.finditer(r"^(\S+)\s+(\d+)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+(\d+)\s+(\d+)(?:\s+\d+)*$", out, re.M):
         rows[m.group(1)] = (int(m.group(2)), float(m.group(3)), float(m.group(4)), int(m.group(5)),
                             int(m.group(6)))
     return rows

@@ -479,7 +479,7 @@ int sim_workload_main(int argc, char **argv, u32 nr_cpus)
 		return sim_hackbench_main(argc, argv);
 	if (strcmp(argv[0], "pipebench") == 0)
 		return sim_pipebench_main(argc, argv);
-	if (strcmp(argv[0], "rt-app") == 0)
+	if (strcmp(argv[0], "rt-app") == 0 || strcmp(argv[0], "rtapp") == 0)
 		return sim_rtapp_main(argc, argv, nr_cpus);
 	fprintf(stderr, "fulcrum-sim: no built-in workload '%s' (%s)\n", argv[0], SIM_WORKLOADS);
 	return 2;
