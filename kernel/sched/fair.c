@@ -600,8 +600,8 @@ static void switched_to_fair(struct rq *rq, struct task *p)
 		set_next_entity(cfs_rq, se);
 }
 
-/* A queued fair task of rq, not running, allowed on cpu, among the first max of cfs_tasks? */
-static bool has_waiter_for_fair(struct rq *rq, u32 cpu, u32 max)
+/* A queued fair task of rq, not running, allowed on cpu, among the first max of cfs_tasks. */
+static struct task *waiter_for_fair(struct rq *rq, u32 cpu, u32 max)
 {
 	struct list_head *pos;
 	u32 seen = 0;
@@ -612,9 +612,9 @@ static bool has_waiter_for_fair(struct rq *rq, u32 cpu, u32 max)
 		if (++seen > max)
 			break;
 		if (p != rq->curr && cpumask_test_cpu(cpu, &p->cpus_allowed))
-			return true;
+			return p;
 	}
-	return false;
+	return NULL;
 }
 
 /* The balancer (balance.c): new-idle pulling and the tick's periodic pass. */
@@ -766,7 +766,7 @@ const struct sched_class fair_sched_class = {
 	.task_init = task_init_fair,
 	.switched_to = switched_to_fair,
 	.balance = balance_fair,
-	.has_waiter_for = has_waiter_for_fair,
+	.waiter_for = waiter_for_fair,
 	.dump = dump_fair,
 };
 SCHED_CLASS_REGISTER(fair_sched_class);

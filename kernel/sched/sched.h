@@ -247,12 +247,13 @@ struct sched_class {
 	 */
 	void (*balance)(struct rq *rq, enum sched_balance_why why);
 	/*
-	 * Has rq a task of this class queued, not running, that may run on
-	 * cpu? Looks at no more than max of its tasks. For schedstat's
-	 * wasted-idle time (stats.c), from cpu's tick with rq->lock held (taken
-	 * by trylock). NULL: the class's waiting tasks are not counted.
+	 * A task of this class queued on rq, not running, that may run on cpu,
+	 * or NULL; looks at no more than max of its tasks. For schedstat's
+	 * wasted-idle time and sched_wasted_check (stats.c), from cpu's tick
+	 * with rq->lock held (taken by trylock). NULL op: the class's waiting
+	 * tasks are not counted.
 	 */
-	bool (*has_waiter_for)(struct rq *rq, u32 cpu, u32 max);
+	struct task *(*waiter_for)(struct rq *rq, u32 cpu, u32 max);
 	/*
 	 * Optional. Prints rq's queue as this class sees it (one pr_emerg line
 	 * per queued task, then anything else worth knowing), for the stall

@@ -100,12 +100,13 @@ static void wasted_report(u32 cpu, u64 now)
 static bool waiter_allowed_on(struct rq *other, u32 cpu)
 {
 	const struct sched_class *class;
+	struct task *p;
 	bool found = false;
 
 	if (!spin_trylock(&other->lock))
 		return false;
 	for_each_class (class)
-		if (class->has_waiter_for && class->has_waiter_for(other, cpu, WASTED_SCAN_MAX)) {
+		if (class->waiter_for && (p = class->waiter_for(other, cpu, WASTED_SCAN_MAX))) {
 			found = true;
 			wasted_clock[cpu].waiter_pid = p->pid;
 			wasted_clock[cpu].waiter_cpu = other->cpu;
