@@ -287,14 +287,14 @@ class SeedSuite(unittest.TestCase):
 
     def test_simulator_column(self):
         # A stand-in that answers like the simulator: tps higher with sched_select=sbm.
-        self.ctx.sim = self.fake_sim('echo "$@" > "$0.args"\n'
+        self.ctx.seed_sim = self.fake_sim('echo "$@" > "$0.args"\n'
                                      'case "$*" in *sched_select=sbm*) v=120;; *) v=100;; esac\n'
                                      'echo "RESULT name=tps clients=4 metric=tps value=$v unit=tx/s"\n')
         exp = self.exps[0]
         runs = self.fake_runs(exp, {"stock": 100.0, "sbm": 101.0})
         for s in exp.systems:
             runs.append(self.bench.sim_one(self.ctx, exp, s, exp.points[0], 1, "-t 200 -c 4"))
-        with open(self.ctx.sim + ".args") as f:
+        with open(self.ctx.seed_sim + ".args") as f:
             argv = f.read().split()
         self.assertEqual(argv[:10], ["--sockets", "2", "--cores", "3", "--threads", "2", "--nodes", "2",
                                      "--distance", "21"])
@@ -308,7 +308,7 @@ class SeedSuite(unittest.TestCase):
         self.assertIn("pgbench-22MB 4     1.025 same     1.200 up     DISAGREE", text)
 
     def test_simulator_without_the_workload(self):
-        self.ctx.sim = self.fake_sim("echo 'fulcrum-sim: unknown program' >&2\nexit 2\n")
+        self.ctx.seed_sim = self.fake_sim("echo 'fulcrum-sim: unknown program' >&2\nexit 2\n")
         exp = self.exps[0]
         rec = self.bench.sim_one(self.ctx, exp, exp.systems[0], exp.points[0], 1, "-t 200 -c 4")
         self.assertTrue(rec.error.startswith(self.bench.UNSUPPORTED))
@@ -318,7 +318,7 @@ class SeedSuite(unittest.TestCase):
         self.assertIn("fulcrum-sim has no 'tps -t 200 -c 4' (exit status 2)", "\n".join(lines))
 
     def test_simulator_failure_counts(self):
-        self.ctx.sim = self.fake_sim("echo 'RESULT name=tps clients=4 metric=tps value=1 unit=tx/s'\nexit 1\n")
+        self.ctx.seed_sim = self.fake_sim("echo 'RESULT name=tps clients=4 metric=tps value=1 unit=tx/s'\nexit 1\n")
         exp = self.exps[0]
         rec = self.bench.sim_one(self.ctx, exp, exp.systems[0], exp.points[0], 1, "-t 200 -c 4")
         self.assertEqual(rec.error, "fulcrum-sim exit status 1")

@@ -307,7 +307,7 @@ class Syntax(unittest.TestCase):
 
 class Builtins(unittest.TestCase):
     NAMES = ["echo", "exit", "help", "nice", "schedstat", "sysctl", "tasks", "taskset",
-             "time", "topo", "wait"]
+             "time", "topo", "trace", "wait"]
 
     def test_help_lists_every_builtin(self):
         r = run_sh("-c", "help")
