@@ -147,6 +147,21 @@ int probe_stack(int argc, char **argv)
 	if (n <= 0)
 		return probe_fail("stack", "usage: stress stack [N]");
 	sleep_ms(20);
+	/*
+	 * One child of each kind first, uncounted: the parent's own first fork, wait and
+	 * printf touch stack and heap pages it keeps, which are not the children's to give back.
+	 */
+	for (int m = 0; m < NMODES; m++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return probe_fail("stack", "fork: %s", strerror(errno));
+		if (pid == 0)
+			_exit(child(modes[m].name));
+		if (waitpid(pid, NULL, 0) != pid)
+			return probe_fail("stack", "waitpid: %s", strerror(errno));
+		printf("stress stack: warm-up: one %s child\n", modes[m].name);
+	}
 	if (objects_take(&before))
 		return probe_fail("stack", "cannot read %s", OBJECTS_PATH);
 	printf("stress stack: %ld overflows of each kind; free pages %lld\n", n,
