@@ -36,6 +36,7 @@ STRESS_HOURS ?= 0
 ACPI_CORPUS ?= tests/data/acpi-corpus
 
 CC := $(CROSS)gcc
+OBJCOPY := $(CROSS)objcopy
 LD := $(CROSS)ld
 NM := $(CROSS)nm
 NASM ?= nasm
@@ -461,11 +462,14 @@ $(BUILD)/rootfs.inputs: FORCE
 	@{ echo "EXTRA=$(EXTRA) PROGS=$(USER_PROGS)"; find user/rootfs $(EXTRA) -printf '%p %y %m %s %T@\n' 2>/dev/null | \
 		LC_ALL=C sort; } > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 
+# The programs go in without debug sections, which hold the checkout's path:
+# under icount the initrd's size moves the guest's timer phases, so an image
+# must not depend on where the tree was cloned. gdb reads build/user/.
 $(BUILD)/initrd.cpio: $(USER_PROGS) $(BUILD)/rootfs.inputs | cpio-check
 	$(say) CPIO $@
 	$(Q)rm -rf $(BUILD)/rootfs && mkdir -p $(BUILD)/rootfs/bin $(BUILD)/rootfs/tests
 	$(Q)for p in $(patsubst $(BUILD)/user/%,%,$(USER_PROGS)); do \
-		cp $(BUILD)/user/$$p $(BUILD)/rootfs/$$p || exit 1; done
+		$(OBJCOPY) --strip-debug $(BUILD)/user/$$p $(BUILD)/rootfs/$$p || exit 1; done
 	$(Q)if [ -d user/rootfs ]; then cp -R user/rootfs/. $(BUILD)/rootfs/; fi
 	$(if $(EXTRA),$(Q)cp -R "$(EXTRA)"/. $(BUILD)/rootfs/)
 	$(Q)cd $(BUILD)/rootfs && find . | LC_ALL=C sort | \

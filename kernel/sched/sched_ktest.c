@@ -16,6 +16,15 @@
 
 #define SPIN_TASKS_MAX	    32
 #define SHARE_TOLERANCE_PCT 5
+/*
+ * N+1 spinners on N CPUs: under icount the CPUs' tick phases are fixed by
+ * the boot's path length, and some phases lock 3.8's idle-sibling pulls into
+ * a cycle that favours two of the three (301..349 per mille seen on 2s with
+ * SCHED_VERIFY). The simulator checks the 5% claim over many tick phases
+ * (tests/tools/test_fulcrum_sim.py); here 15% still catches a balancer that
+ * stops rotating the odd one out (249..499 before it rescheduled on a pull).
+ */
+#define SHARE_UNEVEN_TOLERANCE_PCT 15
 
 struct spinner {
 	struct task *task;
@@ -199,8 +208,8 @@ static int share_uneven(u32 first, u32 m, u64 ms)
 	pr_info("KTEST sched_share_uneven: %u spinners on CPUs %u-%u: shares %u..%u per mille (ideal %u)\n",
 		n, first, first + m - 1, lo, hi, ideal);
 	for (u32 i = 0; i < n; i++)
-		KTEST_EXPECT(share[i] * 100 >= ideal * (100 - SHARE_TOLERANCE_PCT) &&
-			     share[i] * 100 <= ideal * (100 + SHARE_TOLERANCE_PCT));
+		KTEST_EXPECT(share[i] * 100 >= ideal * (100 - SHARE_UNEVEN_TOLERANCE_PCT) &&
+			     share[i] * 100 <= ideal * (100 + SHARE_UNEVEN_TOLERANCE_PCT));
 	return 0;
 }
 
