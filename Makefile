@@ -657,11 +657,11 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/fs/seqbuf.c
 SIM_C := tools/sim/fulcrum_sim.c tools/sim/engine.c tools/sim/machine.c tools/sim/workloads.c \
 	tools/sim/messaging.c tools/sim/rtapp_run.c $(RTAPP_C) \
-	tools/sim/sim_arch.c $(SIM_KERNEL_C)
+	tools/sim/sim_arch.c $(SIM_KERNEL_C) user/common/fairness.c
 $(call check-sources,SIM_C)
 SIM_CFLAGS := -std=gnu11 -O2 -g -DMAX_CPUS=$(SIM_MAX_CPUS) -Wall -Wextra -Werror \
 	-Wno-unused-parameter -Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itools/sim \
-	-I$(BUILD)/sim -MMD -MP $(JANSSON_CFLAGS)
+	-I$(BUILD)/sim -Iuser/common -MMD -MP $(JANSSON_CFLAGS)
 SIM_ASAN_CFLAGS := $(filter-out -O2,$(SIM_CFLAGS)) -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=undefined
 SIM_TOOLS := $(BUILD)/tools/fulcrum-sim $(BUILD)/tools/fulcrum-sim-asan

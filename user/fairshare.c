@@ -20,7 +20,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,19 +29,12 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "fairness.h"
 
-#define MAX_TASKS	256
+#define MAX_TASKS	FAIR_MAX_TASKS
 #define SPIN_CHUNK	20000 /* loop iterations between clock reads */
 /* Slack for the checks: clock reads around the window, tick-granular accounting. */
 #define WINDOW_SLACK_NS (20 * 1000 * 1000ull)
-
-/* Linux's nice-to-weight table (kernel/sched/core.c), nice -20 .. 19. */
-static const int nice_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
-	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
-	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
-};
 
 static long tasks = 5;
 static double seconds = 2.0;
@@ -100,90 +92,38 @@ static int task(void *arg)
 	return 0;
 }
 
-/*
- * The ideal CPU time of each task: total shared by weight, no task above
- * cap (one CPU over the window). Tasks that would get more than a CPU are capped and the
- * rest is shared again among the others, until no one is over.
- */
-static void ideal_shares(double total, double cap, double *ideal)
+static cpu_set_t allowed;
+
+static const char *add_cpu(long cpu, void *ctx)
 {
-	bool capped[MAX_TASKS] = { false };
-	bool again = true;
+	static char why[80];
 
-	while (again) {
-		double left = total, weights = 0;
-
-		again = false;
-		for (long i = 0; i < tasks; i++) {
-			if (capped[i])
-				left -= cap;
-			else
-				weights += nice_weight[nice_of[i] + 20];
-		}
-		for (long i = 0; i < tasks; i++) {
-			if (capped[i])
-				continue;
-			ideal[i] = left * nice_weight[nice_of[i] + 20] / weights;
-			if (ideal[i] > cap) {
-				ideal[i] = cap;
-				capped[i] = true;
-				again = true;
-			}
-		}
+	if (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
+		snprintf(why, sizeof(why), "CPU %ld is not online or not allowed here", cpu);
+		return why;
 	}
+	CPU_SET(cpu, (cpu_set_t *)ctx);
+	return NULL;
 }
 
 static void parse_cpus(const char *s)
 {
-	const char *p = s;
-	cpu_set_t allowed;
+	const char *why;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		bench_fail("sched_getaffinity: %s", strerror(errno));
 	CPU_ZERO(&cpus);
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p || lo < 0 || lo >= CPU_SETSIZE)
-			bench_usage_error("--cpus: bad CPU list '%s'", s);
-		p = end;
-		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo || hi >= CPU_SETSIZE)
-				bench_usage_error("--cpus: bad range in '%s'", s);
-			p = end;
-		}
-		for (long c = lo; c <= hi; c++) {
-			if (!CPU_ISSET(c, &allowed))
-				bench_usage_error("--cpus: CPU %ld is not online or not allowed here",
-						  c);
-			CPU_SET(c, &cpus);
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			bench_usage_error("--cpus: bad CPU list '%s'", s);
-	}
+	why = fair_parse_cpu_list(s, add_cpu, &cpus);
+	if (why)
+		bench_usage_error("--cpus: %s", why);
 }
 
 static void parse_nice(const char *s)
 {
-	long n = 0, vals[MAX_TASKS];
-	char *copy = strdup(s), *save = NULL;
+	const char *why = fair_parse_nice(s, nice_of);
 
-	if (!copy)
-		bench_fail("out of memory");
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_TASKS)
-			bench_usage_error("--nice: more than %d values", MAX_TASKS);
-		vals[n++] = bench_arg_long("--nice", w, -20, 19);
-	}
-	free(copy);
-	if (n == 0)
-		bench_usage_error("--nice: no values");
-	for (long i = 0; i < MAX_TASKS; i++)
-		nice_of[i] = (int)vals[i % n];
+	if (why)
+		bench_usage_error("--nice: %s", why);
 }
 
 static void usage(void)
@@ -253,9 +193,10 @@ int main(int argc, char **argv)
 	static bool seen[MAX_TASKS];
 	static double ideal[MAX_TASKS];
 	uint64_t start, window, sum = 0;
-	double capacity, worst = 0, s1 = 0, s2 = 0;
 	long got = 0, failed, busy;
+	struct fair_figures f;
 	struct report r;
+	double capacity;
 
 	bench_init("fairshare");
 	parse_args(argc, argv);
@@ -311,27 +252,14 @@ int main(int argc, char **argv)
 	}
 	if (sum == 0)
 		bench_fail("the tasks used no CPU time at all");
-	/* Fairness of what was handed out, apart from how much (cpu_used). */
-	ideal_shares((double)sum, (double)window, ideal);
-	printf("%6s %6s %14s %14s %10s\n", "task", "nice", "cpu_ms", "ideal_ms", "actual/ideal");
-	for (long i = 0; i < tasks; i++) {
-		double ratio = (double)cpu_ns[i] / ideal[i];
-
-		s1 += ratio;
-		s2 += ratio * ratio;
-		worst = fmax(worst, fabs(ratio - 1));
-		printf("%6ld %6d %14.3f %14.3f %10.3f\n", i, nice_of[i], (double)cpu_ns[i] / 1e6,
-		       ideal[i] / 1e6, ratio);
-	}
 	if ((double)sum > capacity + (double)(busy * WINDOW_SLACK_NS))
 		bench_fail("the tasks used %.3f ms of CPU; %ld CPUs give %.3f ms in the window",
 			   (double)sum / 1e6, busy, capacity / 1e6);
-	printf("worst deviation %.1f%%, Jain's index %.4f, CPU used %.1f%%\n", worst * 100,
-	       s1 * s1 / ((double)tasks * s2), (double)sum * 100 / capacity);
-	bench_result(worst * 100, "%", "tasks=%ld cpus=%ld metric=worst_dev", tasks, ncpus);
-	bench_result(s1 * s1 / ((double)tasks * s2), "index", "tasks=%ld cpus=%ld metric=jain",
-		     tasks, ncpus);
-	bench_result((double)sum * 100 / capacity, "%", "tasks=%ld cpus=%ld metric=cpu_used", tasks,
-		     ncpus);
+	/* Fairness of what was handed out, apart from how much (cpu_used). */
+	fair_ideal_shares(tasks, nice_of, (double)sum, (double)window, ideal);
+	f = fair_report(stdout, tasks, nice_of, cpu_ns, ideal, capacity);
+	bench_result(f.worst_dev_pct, "%", "tasks=%ld cpus=%ld metric=worst_dev", tasks, ncpus);
+	bench_result(f.jain, "index", "tasks=%ld cpus=%ld metric=jain", tasks, ncpus);
+	bench_result(f.cpu_used_pct, "%", "tasks=%ld cpus=%ld metric=cpu_used", tasks, ncpus);
 	return 0;
 }

@@ -14,8 +14,8 @@
 #include "mm/heap.h"
 #include "sched/sched.h"
 
-#define SPIN_TASKS_MAX	    32
-#define SHARE_TOLERANCE_PCT 5
+#define SPIN_TASKS_MAX		   32
+#define SHARE_TOLERANCE_PCT	   5
 /*
  * N+1 spinners on N CPUs: under icount the CPUs' tick phases are fixed by
  * the boot's path length, and some phases lock 3.8's idle-sibling pulls into

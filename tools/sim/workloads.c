@@ -20,12 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fairness.h"
 #include "printk.h"
 #include "sched/stats.h"
 #include "sim.h"
 
 /* Linux's nice-to-weight table, as user/fairshare.c has it (the kernel's prio_to_weight). */
-#define FAIRSHARE_MAX_TASKS 256
+#define FAIRSHARE_MAX_TASKS FAIR_MAX_TASKS
 #define WINDOW_SLACK_NS	    (20 * NSEC_PER_MSEC)
 
 static const char *prog_name = "sim";
@@ -248,13 +249,6 @@ static int compute_main(int argc, char **argv, u32 nr_cpus)
 
 /* ---------------------------------------------------------------- fairshare */
 
-static const int nice_weight[40] = {
-	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
-	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
-	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
-};
-
 /* A spinner never stops on its own: its bursts outlast any window. */
 #define SPIN_BURST_NS (3600 * NSEC_PER_SEC)
 
@@ -273,83 +267,41 @@ static const struct sim_workload_ops spin_ops = {
 	.burst_done = spin_done,
 };
 
-/* As user/fairshare.c: shares by weight, no task above one CPU, capped ones out of the rest. */
-static void ideal_shares(long tasks, const int *nice_of, double total, double cap, double *ideal)
+struct cpu_list_ctx {
+	struct cpumask *mask;
+	u32 nr_cpus;
+};
+
+static const char *add_cpu(long cpu, void *arg)
 {
-	bool capped[FAIRSHARE_MAX_TASKS] = { false };
-	bool again = true;
+	static char why[80];
+	struct cpu_list_ctx *ctx = arg;
 
-	while (again) {
-		double left = total, weights = 0;
-
-		again = false;
-		for (long i = 0; i < tasks; i++) {
-			if (capped[i])
-				left -= cap;
-			else
-				weights += nice_weight[nice_of[i] + 20];
-		}
-		for (long i = 0; i < tasks; i++) {
-			if (capped[i])
-				continue;
-			ideal[i] = left * nice_weight[nice_of[i] + 20] / weights;
-			if (ideal[i] > cap) {
-				ideal[i] = cap;
-				capped[i] = true;
-				again = true;
-			}
-		}
+	if (cpu >= (long)ctx->nr_cpus) {
+		snprintf(why, sizeof(why), "CPU %ld is not online or not allowed here", cpu);
+		return why;
 	}
+	cpumask_set_cpu((u32)cpu, ctx->mask);
+	return NULL;
 }
 
 static void parse_cpus(const char *s, struct cpumask *mask, u32 nr_cpus)
 {
-	const char *p = s;
+	struct cpu_list_ctx ctx = { mask, nr_cpus };
+	const char *why;
 
 	cpumask_clear(mask);
-	while (*p) {
-		char *end;
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p || lo < 0)
-			sim_usage_error("--cpus: bad CPU list '%s'", s);
-		p = end;
-		if (*p == '-') {
-			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo)
-				sim_usage_error("--cpus: bad range in '%s'", s);
-			p = end;
-		}
-		for (long c = lo; c <= hi; c++) {
-			if (c >= (long)nr_cpus)
-				sim_usage_error("--cpus: CPU %ld is not online or not allowed here",
-						c);
-			cpumask_set_cpu((u32)c, mask);
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			sim_usage_error("--cpus: bad CPU list '%s'", s);
-	}
+	why = fair_parse_cpu_list(s, add_cpu, &ctx);
+	if (why)
+		sim_usage_error("--cpus: %s", why);
 }
 
 static void parse_nice(const char *s, int *nice_of)
 {
-	long n = 0, vals[FAIRSHARE_MAX_TASKS];
-	char *copy = strdup(s), *save = NULL;
+	const char *why = fair_parse_nice(s, nice_of);
 
-	if (!copy)
-		sim_fail("out of memory");
-	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (n == FAIRSHARE_MAX_TASKS)
-			sim_usage_error("--nice: more than %d values", FAIRSHARE_MAX_TASKS);
-		vals[n++] = sim_arg_long("--nice", w, -20, 19);
-	}
-	free(copy);
-	if (n == 0)
-		sim_usage_error("--nice: no values");
-	for (long i = 0; i < FAIRSHARE_MAX_TASKS; i++)
-		nice_of[i] = (int)vals[i % n];
+	if (why)
+		sim_usage_error("--nice: %s", why);
 }
 
 static void fairshare_usage(void)
@@ -378,7 +330,8 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 	static double ideal[FAIRSHARE_MAX_TASKS];
 	static struct sim_task *ts[FAIRSHARE_MAX_TASKS];
 	long tasks = 5, ncpus, busy;
-	double seconds = 2.0, capacity, worst = 0, s1 = 0, s2 = 0;
+	double seconds = 2.0, capacity;
+	struct fair_figures f;
 	u64 window, sum = 0, cpu_ns[FAIRSHARE_MAX_TASKS];
 	struct cpumask mask;
 	char keys[96];
@@ -437,26 +390,15 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 	if (sum == 0)
 		sim_fail("the tasks used no CPU time at all");
 	capacity = (double)busy * (double)window;
-	ideal_shares(tasks, nice_of, (double)sum, (double)window, ideal);
-	printf("%6s %6s %14s %14s %10s\n", "task", "nice", "cpu_ms", "ideal_ms", "actual/ideal");
-	for (long i = 0; i < tasks; i++) {
-		double ratio = (double)cpu_ns[i] / ideal[i];
-
-		s1 += ratio;
-		s2 += ratio * ratio;
-		worst = fmax(worst, fabs(ratio - 1));
-		printf("%6ld %6d %14.3f %14.3f %10.3f\n", i, nice_of[i], (double)cpu_ns[i] / 1e6,
-		       ideal[i] / 1e6, ratio);
-	}
 	if ((double)sum > capacity + (double)(busy * WINDOW_SLACK_NS))
 		sim_fail("the tasks used %.3f ms of CPU; %ld CPUs give %.3f ms in the window",
 			 (double)sum / 1e6, busy, capacity / 1e6);
-	printf("worst deviation %.1f%%, Jain's index %.4f, CPU used %.1f%%\n", worst * 100,
-	       s1 * s1 / ((double)tasks * s2), (double)sum * 100 / capacity);
+	fair_ideal_shares(tasks, nice_of, (double)sum, (double)window, ideal);
+	f = fair_report(stdout, tasks, nice_of, cpu_ns, ideal, capacity);
 	snprintf(keys, sizeof(keys), "tasks=%ld cpus=%ld", tasks, ncpus);
-	sim_result("fairshare", worst * 100, "%", "%s metric=worst_dev", keys);
-	sim_result("fairshare", s1 * s1 / ((double)tasks * s2), "index", "%s metric=jain", keys);
-	sim_result("fairshare", (double)sum * 100 / capacity, "%", "%s metric=cpu_used", keys);
+	sim_result("fairshare", f.worst_dev_pct, "%", "%s metric=worst_dev", keys);
+	sim_result("fairshare", f.jain, "index", "%s metric=jain", keys);
+	sim_result("fairshare", f.cpu_used_pct, "%", "%s metric=cpu_used", keys);
 	sim_report_sched("fairshare", keys, seconds);
 	return 0;
 }
