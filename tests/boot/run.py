@@ -526,6 +526,22 @@ USER_TESTS += [
                                 ("-icount", " under icount with SCHED_VERIFY", True))
 ]
 
+# Issue 17: the real-time policies' system calls (user/tests/t_sched_rt.c) under icount with the
+# scheduler's invariant checks, and the class on the real machine: a FIFO spinner at 99 on every CPU
+# leaves fair tasks their throttled share, two RR tasks of one priority share a CPU.
+USER_TESTS += [
+    BootTest("user-t_sched_rt", "/tests/t_sched_rt under icount with SCHED_VERIFY passes what it "
+             "passes on the host", preset="2s", cmdline="init=/tests/t_sched_rt sched_features=SCHED_VERIFY",
+             user=True, icount=True, timeout=600,
+             checks=[same_as_host("t_sched_rt"), lacks("BUG:", "Kernel panic", "invariant broken")]),
+    BootTest("rt-throttle", "a FIFO spinner at 99 on every CPU under icount: fair spinners still run, "
+             "RR tasks at one priority share a CPU", preset="2s", icount=True, timeout=600,
+             cmdline="ktest=rt_throttle_fifo99_every_cpu,rt_rr_equal_priority_share sched_features=SCHED_VERIFY",
+             checks=[has("KTEST rt_throttle_fifo99_every_cpu PASS", "KTEST rt_rr_equal_priority_share PASS",
+                         "rt: cpu0: throttling", "rt: cpu1: throttling"),
+                     lacks("BUG:", "Kernel panic", "KTEST expectation failed", "invariant broken")]),
+]
+
 # Init takes only the signals it has a handler for, and an orphan's exit signal is SIGCHLD once
 # init adopts it: t_vfork --init-signals signals pid 1, which must not end the run (Fulcrum only).
 USER_TESTS.append(
