@@ -1131,7 +1131,7 @@ TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TE
     BootTest("sched-rr", "sched=rr: equal spinners share a CPU round-robin; threads live and die",
              preset="2s", cmdline="sched=rr ktest=sched_share_one_cpu,sched_kthread_lifecycle,sched_affinity "
                                   "sched_features=SCHED_VERIFY", icount=True,
-             checks=[has("scheduling classes: stop fair rr idle; new tasks: rr"),
+             checks=[has("scheduling classes: stop rt fair rr idle; new tasks: rr"),
                      matches(r"KTEST summary: 3 passed, 0 failed, 0 skipped"), lacks("FAIL"),
                      matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
     BootTest("sched-rr-user", "sched=rr runs user programs: t_thread's pthreads and futexes",
@@ -1146,7 +1146,7 @@ TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TE
              # processes) a queued task rightly waits seconds; the stall watchdog reports that
              # and moves the class to fair, which is what it is for but not what this test checks.
              cmdline='sched=fifo sched_select=prev_idle sched_watchdog_ms=0 init="/bin/sh /tests/all.sh"',
-             checks=[matches(r"scheduling classes: stop fair fifo (\w+ )*idle; new tasks: fifo$"),
+             checks=[matches(r"scheduling classes: stop rt fair fifo (\w+ )*idle; new tasks: fifo$"),
                      matches(r"placement variants: stock sbm (\w+ )*prev_idle; chosen: prev_idle,"),
                      script_runs(os.path.join(TOP, "user", "rootfs", "tests", "all.sh"), USER_PROGRAMS),
                      same_as_host_all(USER_PROGRAMS),
