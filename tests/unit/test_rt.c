@@ -11,6 +11,8 @@
 #include "sched/rt/rt.h"
 #include "unit.h"
 
+#include <string.h>
+
 #define MS (1000 * 1000ULL)
 
 static s64 saved_runtime;
@@ -233,6 +235,27 @@ START_TEST(test_lowered_priority_goes_to_the_head)
 }
 END_TEST
 
+START_TEST(test_watchdog_keeps_the_class_for_a_starved_rt_task)
+{
+	struct task *a, *b;
+
+	rt_test_begin(-1);
+	sim_start(1);
+	a = rt_task_on("a", 0, SCHED_FIFO, 10);
+	b = rt_task_on("b", 0, SCHED_FIFO, 10);
+	sim_run(11000 * MS); /* b waits past sched_watchdog_ms (10 s) behind its equal */
+	ck_assert_ptr_nonnull(strstr(fake_console_text(), "stalled for"));
+	ck_assert_ptr_nonnull(strstr(fake_console_text(), "rt:   queued b:"));
+	/* Reported, but FIFO working as meant is no broken class: nothing moves to fair. */
+	ck_assert(!sched_class_failed(&rt_sched_class));
+	ck_assert_ptr_eq(b->sched_class, &rt_sched_class);
+	ck_assert_ptr_eq(sim_curr(0), a);
+	fake_console_reset(); /* the report says "sched:", which sim_stop would take for a complaint */
+	sim_stop();
+	rt_test_end();
+}
+END_TEST
+
 /* ---------------------------------------------------------------- two sockets */
 
 /*
@@ -388,6 +411,7 @@ Suite *rt_suite(void)
 	tcase_add_test(tc, test_throttled_cpu_idles_without_complaint);
 	tcase_add_test(tc, test_policy_checks_and_leaving);
 	tcase_add_test(tc, test_lowered_priority_goes_to_the_head);
+	tcase_add_test(tc, test_watchdog_keeps_the_class_for_a_starved_rt_task);
 	tcase_add_test(tc, test_wakeup_goes_to_the_nearest_lower_cpu);
 	tcase_add_test(tc, test_wakeup_crosses_sockets_when_it_must);
 	tcase_add_test(tc, test_wakeup_stays_when_everyone_is_higher);

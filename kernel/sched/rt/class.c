@@ -389,7 +389,7 @@ static void dump_rt(struct rq *rq)
 			struct task *p = task_of_node(pos);
 
 			pr_emerg("rt:   %s %s:%d prio %u %s, %llu us of its slice left\n",
-				 task_running(rq, p) ? "running" : "queued ", p->comm, p->pid, prio,
+				 task_running(rq, p) ? "running" : "queued", p->comm, p->pid, prio,
 				 p->policy == SCHED_FIFO ? "FIFO" : "RR",
 				 (unsigned long long)(rt_task_of(p)->time_slice / NSEC_PER_USEC));
 		}
