@@ -228,6 +228,10 @@ KERNEL_C := \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
 	kernel/sched/rr.c \
+	kernel/sched/rt/class.c \
+	kernel/sched/rt/push.c \
+	kernel/sched/rt/policy.c \
+	kernel/sched/rt/rt_ktest.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
 	kernel/sched/stop.c \
@@ -517,6 +521,9 @@ UNIT_KERNEL_C := \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
 	kernel/sched/rr.c \
+	kernel/sched/rt/class.c \
+	kernel/sched/rt/push.c \
+	kernel/sched/rt/policy.c \
 	kernel/sched/placement.c \
 	kernel/sched/select.c \
 	kernel/sched/select_sbm.c \

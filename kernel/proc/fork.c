@@ -31,6 +31,7 @@
 #include "proc/proc_internal.h"
 #include "proc/signal.h"
 #include "proc/syscall.h"
+#include "sched/rt/rt.h"
 #include "sched/sched.h"
 #include "trace/trace.h"
 
@@ -104,7 +105,7 @@ static struct task *child_task(struct process *p, struct user_regs *regs, u64 fl
 	}
 	arch_fpu_fork(&t->ctx);
 	signal_fork_thread(t, (flags & CLONE_VM) && !(flags & CLONE_VFORK));
-	t->policy = parent->policy;
+	sched_fork_policy(t, parent); /* policy, priority and the real-time class */
 	t->sig_blocked = parent->sig_blocked;
 	t->mm = parent->mm;
 	if (flags & CLONE_CHILD_CLEARTID)

@@ -4,11 +4,11 @@
  * thread (a tid; 0 is the caller), as on Linux, so each call acts on
  * that thread alone.
  *
- * Fulcrum has the fair class only: SCHED_OTHER, SCHED_BATCH and
- * SCHED_IDLE exist; SCHED_FIFO, SCHED_RR and SCHED_DEADLINE do not, so
- * they are -EINVAL everywhere (Linux: -EPERM for an unprivileged
- * SCHED_FIFO/RR request, success for root), and everyone may lower nice
- * (everyone is root).
+ * SCHED_OTHER, SCHED_BATCH and SCHED_IDLE are the fair class's policies
+ * (static priority 0), SCHED_FIFO and SCHED_RR the real-time class's
+ * (priorities 1..99, kernel/sched/rt/). SCHED_DEADLINE does not exist
+ * (-EINVAL). Everyone is root, so everyone may ask for a real-time policy
+ * and lower nice (Linux: -EPERM without CAP_SYS_NICE).
  */
 #include <arch/smp.h>
 #include <arch/uaccess.h>
@@ -17,6 +17,8 @@
 #include "lib/errno.h"
 #include "proc/process.h"
 #include "proc/syscall.h"
+#include "proc/sys_time.h"
+#include "sched/rt/rt.h"
 #include "sched/sched.h"
 #include "sched/task.h"
 
@@ -170,20 +172,8 @@ struct k_sched_param {
 
 static bool policy_exists(int policy)
 {
-	return policy == SCHED_NORMAL || policy == SCHED_BATCH || policy == SCHED_IDLE;
-}
-
-/*
- * Sets t's policy. The fair class reads the policy when it weighs a task
- * (SCHED_IDLE's tiny weight), so the task is reweighted through
- * set_task_nice, which dequeues, recomputes the weight and requeues it.
- */
-static void task_set_policy(struct task *t, int policy)
-{
-	if (READ_ONCE(t->policy) == (u32)policy)
-		return;
-	WRITE_ONCE(t->policy, (u32)policy);
-	set_task_nice(t, READ_ONCE(t->nice));
+	return policy == SCHED_NORMAL || policy == SCHED_BATCH || policy == SCHED_IDLE ||
+	       sched_policy_rt((u32)policy);
 }
 
 /* Linux's order of checks: arguments, then copying, then the thread, then the policy. */
@@ -202,10 +192,10 @@ static long setscheduler(int pid, int policy, const struct k_sched_param *uparam
 		return -ESRCH;
 	if (policy < 0)
 		policy = (int)READ_ONCE(t->policy); /* sched_setparam: keep the policy */
-	if (!policy_exists(policy) || param.sched_priority != 0)
-		err = -EINVAL; /* the fair policies take priority 0 only */
-	else
-		task_set_policy(t, policy);
+	if (!policy_exists(policy) || param.sched_priority < 0)
+		err = -EINVAL;
+	else /* -EINVAL for a priority outside the policy's range */
+		err = sched_setscheduler_task(t, policy, (u32)param.sched_priority);
 	task_put(t);
 	return err;
 }
@@ -251,20 +241,61 @@ static long sys_sched_getparam(int pid, struct k_sched_param *uparam)
 	t = task_lookup(pid);
 	if (!t)
 		return -ESRCH;
+	param.sched_priority = (int)READ_ONCE(t->rt_priority); /* 0 for the fair policies */
 	task_put(t);
-	return copy_to_user(uparam, &param, sizeof(param));
+	return copy_to_user(uparam, &param, sizeof(param)) ? -EFAULT : 0;
 }
 SYSCALL_DEFINE2(sched_getparam, int, struct k_sched_param *);
 
-/* The fair policies have the one static priority 0. */
+/* The fair policies have the one static priority 0; FIFO and RR 1..99. */
 static long sys_sched_get_priority_max(int policy)
 {
+	if (sched_policy_rt((u32)policy))
+		return RT_PRIO_MAX;
 	return policy_exists(policy) ? 0 : -EINVAL;
 }
 SYSCALL_DEFINE1(sched_get_priority_max, int);
 
 static long sys_sched_get_priority_min(int policy)
 {
+	if (sched_policy_rt((u32)policy))
+		return RT_PRIO_MIN;
 	return policy_exists(policy) ? 0 : -EINVAL;
 }
 SYSCALL_DEFINE1(sched_get_priority_min, int);
+
+/*
+ * The task's time slice: sched_rr_timeslice_ms for SCHED_RR, 0 for
+ * SCHED_FIFO (it has none). A fair task gets its share of the CFS period
+ * on its CPU, sched_latency_ns times its weight over the CPU's queued
+ * weight (itself counted), at least sched_min_granularity_ns, as Linux's
+ * sched_slice (without the period's stretch past sched_nr_latency tasks).
+ */
+static long sys_sched_rr_get_interval(int pid, struct k_timespec *uts)
+{
+	struct k_timespec ts;
+	u64 ns = 0, weight, queued;
+	struct task *t;
+
+	if (pid < 0)
+		return -EINVAL;
+	t = task_lookup(pid);
+	if (!t)
+		return -ESRCH;
+	if (READ_ONCE(t->policy) == SCHED_RR) {
+		ns = sched_rr_timeslice_ns();
+	} else if (READ_ONCE(t->policy) != SCHED_FIFO) {
+		weight = READ_ONCE(t->load.weight);
+		queued = READ_ONCE(task_rq(t)->load.weight);
+		if (!READ_ONCE(t->on_rq))
+			queued += weight;
+		ns = queued ? sysctl_sched_latency * weight / queued : 0;
+		if (ns < sysctl_sched_min_granularity)
+			ns = sysctl_sched_min_granularity;
+	}
+	task_put(t);
+	ts.tv_sec = (s64)(ns / 1000000000ULL);
+	ts.tv_nsec = (s64)(ns % 1000000000ULL);
+	return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+SYSCALL_DEFINE2(sched_rr_get_interval, int, struct k_timespec *);

@@ -334,7 +334,7 @@ static void balance_newidle(struct rq *rq)
 	for_each_class (class) {
 		if (class->balance)
 			class->balance(rq, SCHED_BALANCE_NEWIDLE); /* may drop the lock */
-		if (rq->nr_running)
+		if (rq->nr_running > rq->nr_throttled)
 			break;
 	}
 }
@@ -358,7 +358,7 @@ struct task *sched_pick_next(struct rq *rq, bool preempt)
 		prev->stats.last_blocked = rq->clock;
 		switch_count = &prev->stats.nr_voluntary_switches;
 	}
-	if (rq->nr_running == 0)
+	if (rq->nr_running == rq->nr_throttled) /* nothing it may run queued */
 		balance_newidle(rq);
 	prev->sched_class->put_prev_task(rq, prev);
 	next = pick_next_task(rq);
@@ -557,6 +557,7 @@ void sched_task_init(struct task *t, const char *name, int nice)
 	t->sched_class = sched_default_class;
 	t->nice = nice < NICE_MIN ? NICE_MIN : nice > NICE_MAX ? NICE_MAX : nice;
 	t->policy = SCHED_NORMAL;
+	t->rt_priority = 0;
 	t->pi_lock = (struct spinlock)SPINLOCK_INIT;
 	cpumask_clear(&t->cpus_allowed);
 	for (u32 c = 0; c < nr_rqs; c++)

@@ -99,6 +99,11 @@ struct rq {
 	u32 cpu;
 	bool online;
 	u32 nr_running;
+	/*
+	 * Of nr_running, the tasks their class holds back for now (real-time
+	 * throttling): queued, but the CPU may idle with them. Set by the class.
+	 */
+	u32 nr_throttled;
 	struct load_weight load; /* sum of queued tasks' weights */
 	unsigned long cpu_load[CPU_LOAD_IDX_MAX];
 	unsigned long cpu_power; /* SCHED_POWER_SCALE for a whole CPU */

@@ -286,17 +286,18 @@ static void show_task(struct task *p, void *arg)
 	const struct sched_out *out = arg;
 	const struct task_sched_stats *s = &p->stats;
 
-	out_line(out, "%5d %-15s %3u %-8s %4d %14llu %14llu %10llu %10llu %10llu %10llu", p->pid,
-		 p->comm, task_cpu(p), task_state_name(p), p->nice, (ull)p->sum_exec_runtime,
-		 (ull)s->run_delay, (ull)s->pcount, (ull)p->nr_migrations,
-		 (ull)s->nr_voluntary_switches, (ull)s->nr_involuntary_switches);
+	out_line(out, "%5d %-15s %3u %-8s %4d %14llu %14llu %10llu %10llu %10llu %10llu %-5s %6u",
+		 p->pid, p->comm, task_cpu(p), task_state_name(p), p->nice,
+		 (ull)p->sum_exec_runtime, (ull)s->run_delay, (ull)s->pcount, (ull)p->nr_migrations,
+		 (ull)s->nr_voluntary_switches, (ull)s->nr_involuntary_switches,
+		 p->sched_class->name, p->rt_priority);
 }
 
 void sched_tasks_show(const struct sched_out *out)
 {
-	out_line(out, "%5s %-15s %3s %-8s %4s %14s %14s %10s %10s %10s %10s", "pid", "name", "cpu",
-		 "state", "nice", "runtime_ns", "wait_ns", "timeslices", "migrations", "voluntary",
-		 "involuntary");
+	out_line(out, "%5s %-15s %3s %-8s %4s %14s %14s %10s %10s %10s %10s %-5s %6s", "pid",
+		 "name", "cpu", "state", "nice", "runtime_ns", "wait_ns", "timeslices",
+		 "migrations", "voluntary", "involuntary", "class", "rtprio");
 	sched_for_each_task(show_task, (void *)out);
 }
 

@@ -24,8 +24,10 @@
 #define TASK_UNINTERRUPTIBLE 2
 #define TASK_DEAD	     64
 
-/* Scheduling policies (Linux's numbers, for sched_setscheduler later). */
+/* Scheduling policies (Linux's numbers). FIFO and RR: the real-time class, kernel/sched/rt/. */
 #define SCHED_NORMAL 0
+#define SCHED_FIFO   1
+#define SCHED_RR     2
 #define SCHED_BATCH  3
 #define SCHED_IDLE   5
 
@@ -90,6 +92,7 @@ struct task {
 	u32 cpu;	     /* the runqueue it is on, or was last on */
 	int nice;	     /* -20..19 */
 	u32 policy;	     /* SCHED_* */
+	u32 rt_priority;     /* SCHED_FIFO/RR: 1..99 (higher runs first); 0 otherwise */
 	struct cpumask cpus_allowed;
 	u32 nr_cpus_allowed;
 	volatile bool migration_pending; /* set_cpus_allowed() is moving it off a CPU it may not use */

@@ -48,7 +48,7 @@ void sched_verify_pick(struct rq *rq, struct task *prev, struct task *next)
 	ok &= verify_that(rq, next->state != TASK_DEAD, "the picked task is dead", next);
 	ok &= verify_that(rq, rq->cfs.nr_running <= rq->nr_running,
 			  "nr_running is less than the CFS queue holds", NULL);
-	ok &= verify_that(rq, next != rq->idle || rq->nr_running == 0,
+	ok &= verify_that(rq, next != rq->idle || rq->nr_running == rq->nr_throttled,
 			  "the CPU idles with tasks queued", NULL);
 	sched_verify_count(ok);
 }

@@ -38,6 +38,7 @@
 #include "lib/spinlock.h"
 #include "panic.h"
 #include "printk.h"
+#include "sched/rt/rt.h"
 #include "sched/sched.h"
 #include "trace/trace.h"
 
@@ -300,8 +301,12 @@ static void report_stall(struct task *p)
 	trace_sched_watchdog("stall", rq->cpu, p, (now - queued) / NSEC_PER_MSEC);
 	counts.last_stall_cpu = rq->cpu;
 	counts.last_stall_pid = p->pid;
+	/*
+	 * A real-time task may wait for good behind a FIFO task of its own
+	 * priority or above: that is its policy working, not its class failing.
+	 */
 	give_up = class != &fair_sched_class && class != &stop_sched_class &&
-		  class != &idle_sched_class;
+		  class != &idle_sched_class && !sched_policy_rt(p->policy);
 	pr_emerg("sched: watchdog: BUG: runnable task stalled for %s s in class %s on cpu%u\n",
 		 secs(b1, now - queued), class->name, rq->cpu);
 	pr_emerg("task %s:%d class %s cpu%u: runnable since %s s, not run since\n", p->comm, p->pid,

@@ -8,17 +8,20 @@
 
 #include "lib/printf.h"
 #include "lib/string.h"
+#include "sched/rt/rt.h"
 #include "sched/sched.h"
 
 /*
  * Linux's prio of a task: 120 + nice for normal tasks (and the idle
- * task), 0 for the stopper, as Linux shows its migration/N threads (the
- * top real-time priority).
+ * task), 99 - rt_priority for SCHED_FIFO/RR ones, 0 for the stopper, as
+ * Linux shows its migration/N threads (the top real-time priority).
  */
 static int task_prio(const struct task *p)
 {
 	if (p->sched_class == &stop_sched_class)
 		return 0;
+	if (sched_policy_rt(p->policy))
+		return 99 - (int)p->rt_priority;
 	return 120 + p->nice;
 }
 

@@ -526,6 +526,22 @@ USER_TESTS += [
                                 ("-icount", " under icount with SCHED_VERIFY", True))
 ]
 
+# Issue 17: the real-time policies' system calls (user/tests/t_sched_rt.c) under icount with the
+# scheduler's invariant checks, and the class on the real machine: a FIFO spinner at 99 on every CPU
+# leaves fair tasks their throttled share, two RR tasks of one priority share a CPU.
+USER_TESTS += [
+    BootTest("user-t_sched_rt", "/tests/t_sched_rt under icount with SCHED_VERIFY passes what it "
+             "passes on the host", preset="2s", cmdline="init=/tests/t_sched_rt sched_features=SCHED_VERIFY",
+             user=True, icount=True, timeout=600,
+             checks=[same_as_host("t_sched_rt"), lacks("BUG:", "Kernel panic", "invariant broken")]),
+    BootTest("rt-throttle", "a FIFO spinner at 99 on every CPU under icount: fair spinners still run, "
+             "RR tasks at one priority share a CPU", preset="2s", icount=True, timeout=600,
+             cmdline="ktest=rt_throttle_fifo99_every_cpu,rt_rr_equal_priority_share sched_features=SCHED_VERIFY",
+             checks=[has("KTEST rt_throttle_fifo99_every_cpu PASS", "KTEST rt_rr_equal_priority_share PASS",
+                         "rt: cpu0: throttling", "rt: cpu1: throttling"),
+                     lacks("BUG:", "Kernel panic", "KTEST expectation failed", "invariant broken")]),
+]
+
 # Init takes only the signals it has a handler for, and an orphan's exit signal is SIGCHLD once
 # init adopts it: t_vfork --init-signals signals pid 1, which must not end the run (Fulcrum only).
 USER_TESTS.append(
@@ -1115,7 +1131,7 @@ TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TE
     BootTest("sched-rr", "sched=rr: equal spinners share a CPU round-robin; threads live and die",
              preset="2s", cmdline="sched=rr ktest=sched_share_one_cpu,sched_kthread_lifecycle,sched_affinity "
                                   "sched_features=SCHED_VERIFY", icount=True,
-             checks=[has("scheduling classes: stop fair rr idle; new tasks: rr"),
+             checks=[has("scheduling classes: stop rt fair rr idle; new tasks: rr"),
                      matches(r"KTEST summary: 3 passed, 0 failed, 0 skipped"), lacks("FAIL"),
                      matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
     BootTest("sched-rr-user", "sched=rr runs user programs: t_thread's pthreads and futexes",
@@ -1130,7 +1146,7 @@ TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TE
              # processes) a queued task rightly waits seconds; the stall watchdog reports that
              # and moves the class to fair, which is what it is for but not what this test checks.
              cmdline='sched=fifo sched_select=prev_idle sched_watchdog_ms=0 init="/bin/sh /tests/all.sh"',
-             checks=[matches(r"scheduling classes: stop fair fifo (\w+ )*idle; new tasks: fifo$"),
+             checks=[matches(r"scheduling classes: stop rt fair fifo (\w+ )*idle; new tasks: fifo$"),
                      matches(r"placement variants: stock sbm (\w+ )*prev_idle; chosen: prev_idle,"),
                      script_runs(os.path.join(TOP, "user", "rootfs", "tests", "all.sh"), USER_PROGRAMS),
                      same_as_host_all(USER_PROGRAMS),

@@ -57,6 +57,24 @@ class ParseRecordedLogs(unittest.TestCase):
         # Recorded before the kernel kept a migrations total: none, and no error.
         self.assertIsNone(s.migrations)
 
+    def test_fulcrum_task_lines_with_class_columns(self):
+        # The same report as the kernel prints it since the real-time class: `class rtprio` at
+        # the end of the header and of every task line. The tasks read the same.
+        lines, in_tasks = [], False
+        for line in log("fulcrum-hackbench-2s.log").splitlines():
+            if line.rstrip().endswith("voluntary involuntary"):
+                in_tasks = True
+                line += " class  rtprio"
+            elif in_tasks and line.split("]")[-1].split()[:1] and line.split("]")[-1].split()[0].isdigit():
+                line += " fair       0" if "migration/" not in line else " stop       0"
+            else:
+                in_tasks = False
+            lines.append(line)
+        old = bp.parse_run(log("fulcrum-hackbench-2s.log")).sched
+        new = bp.parse_run("\n".join(lines) + "\n").sched
+        self.assertEqual(len(new.tasks), 10)
+        self.assertEqual(new.tasks, old.tasks)
+
     def test_fulcrum_migrations_total(self):
         r = bp.parse_run(log("fulcrum-hackbench-migrations-2s.log"))
         self.assertEqual(r.time_s, 0.680)

@@ -52,6 +52,7 @@
 #pragma weak fs_select_suite
 #pragma weak madvise_suite
 #pragma weak sched_class_suite
+#pragma weak rt_suite
 
 int main(void)
 {
@@ -86,6 +87,7 @@ int main(void)
 		{ "load", load_suite },
 		{ "fair", fair_suite },
 		{ "sched_class", sched_class_suite },
+		{ "rt", rt_suite },
 		{ "vm", vm_suite },
 		{ "cpio", cpio_suite },
 		{ "initrd", initrd_suite },

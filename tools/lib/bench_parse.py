@@ -38,6 +38,7 @@ CPU_FIELDS = 9  # yld_count, 0, sched_count, sched_goidle, ttwu_count, ttwu_loca
 RQ_CPU_TIME, RUN_DELAY = 6, 7  # rq_cpu_time, run_delay, pcount
 TASK_HEADER = ("pid", "name", "cpu", "state", "nice", "runtime_ns", "wait_ns", "timeslices",
                "migrations", "voluntary", "involuntary")
+TASK_CLASS_COLUMNS = ("class", "rtprio")  # since the real-time class: two more at the end
 
 
 class LogError(Exception):
@@ -136,7 +137,7 @@ def parse_schedstat(lines, start):
     s = SchedStat()
     wasted, migrations = {}, {}
     cpus = set()
-    in_tasks = False
+    in_tasks = class_columns = False
     for i in range(start + 1, len(lines)):
         line, number = lines[i].strip(), i + 1
         words = line.split()
@@ -164,9 +165,12 @@ def parse_schedstat(lines, start):
                 raise LogError(f"line {number}: schedstat migrations line should be 'migrations cpuN "
                                f"COUNT', got {line!r}")
             migrations[int(words[1][3:])] = int(words[2])
-        elif tuple(words) == TASK_HEADER:
+        elif tuple(words) in (TASK_HEADER, TASK_HEADER + TASK_CLASS_COLUMNS):
             in_tasks = True
+            class_columns = len(words) > len(TASK_HEADER)
         elif in_tasks:
+            if class_columns:
+                words = words[:-len(TASK_CLASS_COLUMNS)]
             # pid name cpu state nice, then six counters; the name may hold spaces.
             if len(words) < 11 or not words[0].isdigit() or not words[-9].isdigit() or \
                     not all(re.fullmatch(r"-?\d+", w) for w in words[-7:]):
