@@ -23,6 +23,7 @@ struct dir_iter {
 	u64 pos;	    /* index of the next entry */
 	unsigned int extra; /* the root's "dev" and "proc" handed out */
 	size_t cookie;	    /* the underlying listing's */
+	char name_buf[16];  /* a made-up entry's name (a pid under /proc) */
 };
 
 /* Starts a listing of the directory at path at index pos (past the end: an empty listing). */

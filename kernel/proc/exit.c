@@ -70,6 +70,9 @@ static bool process_die_locked(struct process *p, int status)
 		c->parent = init_process;
 		/* As Linux: init gets SIGCHLD from an adopted child, never what clone asked for. */
 		c->exit_signal = SIGCHLD;
+		/* PR_SET_PDEATHSIG: the orphan asked to hear of it (p->lock nests in proc_lock). */
+		if (c->pdeath_signal && !c->zombie)
+			signal_send_process(c, c->pdeath_signal);
 		if (init_process && init_process != p) {
 			list_add_tail(&c->sibling, &init_process->children);
 			if (c->zombie)
