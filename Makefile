@@ -286,6 +286,7 @@ KERNEL_C := \
 	kernel/proc/signal_syscalls.c \
 	kernel/proc/proc_pid.c \
 	kernel/proc/sys_prctl.c \
+	kernel/proc/proc_system.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c \
 	kernel/trace/trace.c \
