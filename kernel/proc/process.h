@@ -93,6 +93,7 @@ struct process {
 	const char *exe;	      /* the program execve ran, symlinks resolved (interned) */
 	uintptr_t arg_start, arg_end; /* its argv strings on the user stack */
 	int pdeath_signal;	      /* PR_SET_PDEATHSIG: sent when the parent dies (0: none) */
+	struct process *pdeath_next;  /* exit.c's chain of orphans to signal (proc_lock) */
 	bool no_new_privs;	      /* PR_SET_NO_NEW_PRIVS: sticky, kept across fork and execve */
 	u64 timer_slack_ns;	      /* PR_SET_TIMERSLACK (Linux's default 50 us) */
 	u32 nr_groups;		      /* setgroups: supplementary groups */
