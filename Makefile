@@ -7,6 +7,7 @@
 # arguments; PRESET=name machine preset (tools/qemu-run --list);
 # CROSS=x86_64-elf- to build with a cross toolchain instead of the host gcc;
 # EXTRA=dir/ adds dir's files at the initrd's root (dir/bin/foo -> /bin/foo).
+# NO_BUSYBOX=1 leaves Debian's busybox (fetched into build/busybox/) out of the initrd.
 # EXTRA_KERNEL_C="a.c b.c" links more kernel sources in, e.g. a scheduling
 # class or placement variant kept outside kernel/ (they register themselves);
 # give such a build its own BUILD=build/name. SPINLOCK_DEBUG=1 makes

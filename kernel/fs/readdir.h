@@ -3,7 +3,8 @@
  * with /dev and /proc laid over them) and getdents64. A listing starts
  * with "." and "..", then the directory's entries: for the root, "dev"
  * and "proc" and then the initrd's others; for /dev, console and null;
- * under /proc, procfs's files and directories in registration order;
+ * under /proc, procfs's files and directories in registration order,
+ * then "self" and the pids (fs/proc_pid.h);
  * elsewhere the initrd's entries in byte order. A directory's offset is
  * the index of the next entry, so lseek to any d_off resumes after it.
  */
