@@ -7,6 +7,7 @@
 # arguments; PRESET=name machine preset (tools/qemu-run --list);
 # CROSS=x86_64-elf- to build with a cross toolchain instead of the host gcc;
 # EXTRA=dir/ adds dir's files at the initrd's root (dir/bin/foo -> /bin/foo).
+# NO_BUSYBOX=1 leaves Debian's busybox (fetched into build/busybox/) out of the initrd.
 # EXTRA_KERNEL_C="a.c b.c" links more kernel sources in, e.g. a scheduling
 # class or placement variant kept outside kernel/ (they register themselves);
 # give such a build its own BUILD=build/name. SPINLOCK_DEBUG=1 makes
@@ -179,6 +180,7 @@ ARCH_C := \
 	arch/x86_64/user.c \
 	arch/x86_64/user_ktest.c \
 	arch/x86_64/rtc.c \
+	arch/x86_64/random.c \
 	arch/x86_64/trace_channel.c
 KERNEL_C := \
 	kernel/main.c \
@@ -265,6 +267,7 @@ KERNEL_C := \
 	kernel/fs/stat.c \
 	kernel/fs/dirent.c \
 	kernel/fs/readdir.c \
+	kernel/fs/readlink.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
@@ -287,6 +290,9 @@ KERNEL_C := \
 	kernel/proc/sys_info.c \
 	kernel/proc/signal.c \
 	kernel/proc/signal_syscalls.c \
+	kernel/proc/proc_pid.c \
+	kernel/proc/sys_prctl.c \
+	kernel/proc/proc_system.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c \
 	kernel/trace/trace.c \
@@ -463,17 +469,36 @@ $(BUILD)/user/elf-sample-pie: tests/unit/data/elf_sample.c $(BUILD)/user/cflags.
 $(BUILD)/rootfs.inputs: FORCE
 	@mkdir -p $(@D)
 	$(if $(EXTRA),@test -d "$(EXTRA)" || { echo "make: EXTRA=$(EXTRA): no such directory" >&2; exit 1; })
-	@{ echo "EXTRA=$(EXTRA) PROGS=$(USER_PROGS)"; find user/rootfs $(EXTRA) -printf '%p %y %m %s %T@\n' 2>/dev/null | \
+	@{ echo "EXTRA=$(EXTRA) BUSYBOX=$(BUSYBOX) PROGS=$(USER_PROGS)"; find user/rootfs $(EXTRA) -printf '%p %y %m %s %T@\n' 2>/dev/null | \
 		LC_ALL=C sort; } > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+# Debian's busybox (the busybox-static package): downloaded once with
+# apt-get download into $(BUILD)/busybox/ and unpacked there, never
+# installed. NO_BUSYBOX=1 leaves it out of the initrd. Its applets become
+# links /bin/<applet> -> busybox, except where a Fulcrum program already
+# has that name (/bin/sh stays Fulcrum's shell; busybox's is /bin/ash).
+NO_BUSYBOX ?=
+BUSYBOX := $(if $(NO_BUSYBOX),,$(BUILD)/busybox/busybox)
+$(BUILD)/busybox/busybox:
+	@mkdir -p $(@D)
+	$(say) FETCH busybox-static
+	$(Q)cd $(@D) && rm -f busybox-static_*.deb && { apt-get download busybox-static >download.log 2>&1 || \
+		{ cat download.log >&2; echo "make: could not fetch the Debian package busybox-static \
+	(apt-get download busybox-static; run apt-get update first, or build with NO_BUSYBOX=1)" >&2; exit 1; }; }
+	$(Q)cd $(@D) && rm -rf deb && dpkg-deb -x busybox-static_*.deb deb && cp deb/bin/busybox busybox.tmp
+	$(Q)$(@D)/busybox.tmp --list > $(@D)/applets.txt && mv -f $(@D)/busybox.tmp $@
 
 # The programs go in without debug sections, which hold the checkout's path:
 # under icount the initrd's size moves the guest's timer phases, so an image
 # must not depend on where the tree was cloned. gdb reads build/user/.
-$(BUILD)/initrd.cpio: $(USER_PROGS) $(BUILD)/rootfs.inputs | cpio-check
+$(BUILD)/initrd.cpio: $(USER_PROGS) $(BUSYBOX) $(BUILD)/rootfs.inputs | cpio-check
 	$(say) CPIO $@
 	$(Q)rm -rf $(BUILD)/rootfs && mkdir -p $(BUILD)/rootfs/bin $(BUILD)/rootfs/tests
 	$(Q)for p in $(patsubst $(BUILD)/user/%,%,$(USER_PROGS)); do \
 		$(OBJCOPY) --strip-debug $(BUILD)/user/$$p $(BUILD)/rootfs/$$p || exit 1; done
+	$(if $(BUSYBOX),$(Q)cp $(BUSYBOX) $(BUILD)/rootfs/bin/busybox && \
+		for a in $$(cat $(BUILD)/busybox/applets.txt) ash; do [ -e $(BUILD)/rootfs/bin/$$a ] || \
+		ln -s busybox $(BUILD)/rootfs/bin/$$a || exit 1; done)
 	$(Q)if [ -d user/rootfs ]; then cp -R user/rootfs/. $(BUILD)/rootfs/; fi
 	$(if $(EXTRA),$(Q)cp -R "$(EXTRA)"/. $(BUILD)/rootfs/)
 	$(Q)cd $(BUILD)/rootfs && find . | LC_ALL=C sort | \

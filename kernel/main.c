@@ -25,6 +25,7 @@
 #include "panic.h"
 #include "printk.h"
 #include "proc/init.h"
+#include "proc/proc_system.h"
 #include "proc/syscall.h"
 #include "sched/cost_bench.h"
 #include "sched/sched.h"
@@ -182,6 +183,7 @@ void kernel_main(struct boot_info *bi)
 	procfs_init();		/* /proc: uptime, meminfo */
 	proc_sched_init();	/* /proc: schedstat, the scheduler's knobs, tasks, topology */
 	proc_objects_init();	/* /proc/fulcrum/objects: the teardown counts */
+	proc_system_init();	/* /proc: stat, loadavg, cpuinfo, mounts */
 	trace_init();		/* trace=...: event rings, /proc/fulcrum/trace */
 	selftest_run();		/* selftest=...: deliberate faults, on the guarded boot stack */
 

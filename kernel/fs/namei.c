@@ -6,6 +6,7 @@
 #include "fs/namei.h"
 
 #include "fs/initrd.h"
+#include "fs/proc_pid.h"
 #include "fs/procfs.h"
 #include "fs/stat.h"
 #include "lib/errno.h"
@@ -48,7 +49,12 @@ static int lookup_dev(const char *name, struct fs_node *n)
 
 static int lookup_proc(const char *rel, struct fs_node *n)
 {
+	int err;
+
 	n->dev = KDEV_PROC;
+	err = procfs_pid_lookup(rel, n);
+	if (err <= 0)
+		return err;
 	switch (procfs_lookup(rel)) {
 	case PROCFS_DIR:
 		n->kind = NODE_DIR;

@@ -31,6 +31,7 @@ struct fs_node {
 	size_t size;
 	u64 ino; /* stable per path */
 	u64 dev;
+	char link[24]; /* a made-up symlink's target (/proc/self), when data points here */
 };
 
 /* What the normalised absolute path (no ".", "..", repeated or trailing slash) names: 0 or -ENOENT.

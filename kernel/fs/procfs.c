@@ -7,6 +7,8 @@
 
 #include "fs/file.h"
 #include "fs/iov_iter.h"
+#include "fs/namei.h"
+#include "fs/proc_pid.h"
 #include "fs/seqbuf.h"
 #include "fs/stat.h"
 #include "lib/compiler.h"
@@ -24,9 +26,14 @@ struct proc_entry {
 	void *arg;
 };
 
-/* An open file: its entry and, if opened for reading, the snapshot show printed. */
+/*
+ * An open file: its entry (NULL for a per-process file, which has its
+ * inode number instead) and, if opened for reading, the snapshot show
+ * printed.
+ */
 struct proc_file {
 	const struct proc_entry *entry;
+	u64 ino;
 	struct seqbuf text;
 };
 
@@ -262,7 +269,17 @@ static void entry_kstat(const struct proc_entry *e, struct kstat *st)
 
 static void proc_fstat(struct file *f, struct kstat *st)
 {
-	entry_kstat(pf_of(f)->entry, st);
+	const struct proc_file *pf = pf_of(f);
+
+	if (pf->entry) {
+		entry_kstat(pf->entry, st);
+		return;
+	}
+	st->st_dev = KDEV_PROC; /* a per-process file */
+	st->st_ino = pf->ino;
+	st->st_mode = S_IFREG | 0444;
+	st->st_nlink = 1;
+	st->st_blksize = 1024;
 }
 
 int procfs_kstat(const char *rel, struct kstat *st)
@@ -296,6 +313,44 @@ static const struct file_ops proc_ops = {
 	.release = proc_release,
 };
 
+/* A per-process file (proc_pid.h): read-only, printed at open. */
+static struct file *open_pid_file(const char *rel, unsigned int flags, int *err)
+{
+	struct fs_node *n = kmalloc(sizeof(*n));
+	struct proc_file *pf = NULL;
+	struct file *f = NULL;
+
+	*err = -ENOMEM;
+	if (!n)
+		return NULL;
+	*err = procfs_pid_lookup(rel, n);
+	if (*err > 0)
+		*err = -ENOENT;
+	else if (!*err && n->kind != NODE_PROC)
+		*err = n->kind == NODE_DIR ? -EISDIR : -ENOENT;
+	else if (!*err && (flags & O_ACCMODE) != O_RDONLY)
+		*err = -EACCES;
+	if (!*err) {
+		pf = kzalloc(sizeof(*pf));
+		*err = pf ? 0 : -ENOMEM;
+	}
+	if (!*err) {
+		pf->ino = n->ino;
+		seqbuf_init(&pf->text);
+		*err = procfs_pid_show(rel, &pf->text);
+	}
+	if (!*err) {
+		f = file_alloc(&proc_ops, flags, pf);
+		*err = f ? 0 : -ENOMEM;
+	}
+	if (*err && pf) {
+		seqbuf_free(&pf->text);
+		kfree(pf);
+	}
+	kfree(n);
+	return f;
+}
+
 struct file *procfs_open(const char *rel, unsigned int flags, int *err)
 {
 	const struct proc_entry *e = NULL;
@@ -306,6 +361,8 @@ struct file *procfs_open(const char *rel, unsigned int flags, int *err)
 	struct file *f;
 
 	spin_unlock_irqrestore(&table_lock, lf);
+	if (kind == PROCFS_NONE)
+		return open_pid_file(rel, flags, err);
 	if (kind != PROCFS_FILE) {
 		*err = kind == PROCFS_DIR ? -EISDIR : -ENOENT;
 		return NULL;
@@ -336,4 +393,20 @@ struct file *procfs_open(const char *rel, unsigned int flags, int *err)
 		*err = -ENOMEM;
 	}
 	return f;
+}
+
+/* Stand-ins without processes (the host unit tests); kernel/proc/proc_pid.c has the real ones. */
+__attribute__((weak)) int procfs_pid_lookup(const char *rel, struct fs_node *n)
+{
+	return 1;
+}
+
+__attribute__((weak)) int procfs_pid_show(const char *rel, struct seqbuf *sb)
+{
+	return -ENOENT;
+}
+
+__attribute__((weak)) int procfs_pid_readdir(const char *rel, size_t *cookie, char *buf, size_t size)
+{
+	return *rel ? -ENOENT : 0;
 }

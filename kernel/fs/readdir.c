@@ -13,6 +13,7 @@
 #include "fs/initrd.h"
 #include "fs/initrd_file.h"
 #include "fs/namei.h"
+#include "fs/proc_pid.h"
 #include "fs/procfs.h"
 #include "fs/stat.h"
 #include "lib/compiler.h"
@@ -50,9 +51,24 @@ static int source_next(struct dir_iter *it, struct fs_dirent *ent)
 	struct initrd_dirent d;
 	int ret;
 
-	if (under(it->path, "/proc"))
-		return procfs_readdir(it->path[5] ? it->path + 6 : "", &it->cookie, &ent->name,
-				      &ent->name_len, &is_dir) == 1;
+	if (under(it->path, "/proc")) {
+		const char *rel = it->path[5] ? it->path + 6 : "";
+
+		/* procfs's own files first (extra 0), then the processes' (extra 1). */
+		if (!it->extra) {
+			ret = procfs_readdir(rel, &it->cookie, &ent->name, &ent->name_len, &is_dir);
+			if (ret == 1)
+				return 1;
+			if (ret == 0 && *rel)
+				return 0;
+			it->extra = 1;
+			it->cookie = 0;
+		}
+		if (procfs_pid_readdir(rel, &it->cookie, it->name_buf, sizeof(it->name_buf)) != 1)
+			return 0;
+		set_name(ent, it->name_buf);
+		return 1;
+	}
 	if (!strcmp(it->path, "/dev")) {
 		if (it->cookie >= ARRAY_SIZE(dev_names))
 			return 0;

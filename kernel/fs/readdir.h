@@ -3,7 +3,8 @@
  * with /dev and /proc laid over them) and getdents64. A listing starts
  * with "." and "..", then the directory's entries: for the root, "dev"
  * and "proc" and then the initrd's others; for /dev, console and null;
- * under /proc, procfs's files and directories in registration order;
+ * under /proc, procfs's files and directories in registration order,
+ * then "self" and the pids (fs/proc_pid.h);
  * elsewhere the initrd's entries in byte order. A directory's offset is
  * the index of the next entry, so lseek to any d_off resumes after it.
  */
@@ -23,6 +24,7 @@ struct dir_iter {
 	u64 pos;	    /* index of the next entry */
 	unsigned int extra; /* the root's "dev" and "proc" handed out */
 	size_t cookie;	    /* the underlying listing's */
+	char name_buf[16];  /* a made-up entry's name (a pid under /proc) */
 };
 
 /* Starts a listing of the directory at path at index pos (past the end: an empty listing). */

@@ -188,7 +188,7 @@ static int build_stack(struct vm *vm, const struct exec_args *a, const struct el
  * directory; symlinks are followed); data and size get its bytes in the
  * initrd. Only an initrd regular file with an execute bit can run.
  */
-static int find_program(const char *path, const void **data, size_t *size)
+static int find_program(const char *path, const void **data, size_t *size, const char **exe)
 {
 	struct path_walk *w = kmalloc(sizeof(*w));
 	int err;
@@ -201,6 +201,7 @@ static int find_program(const char *path, const void **data, size_t *size)
 	if (!err) {
 		*data = w->node.data;
 		*size = w->node.size;
+		*exe = proc_exe_intern(w->path);
 	}
 	kfree(w);
 	return err;
@@ -281,9 +282,10 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 	struct elf_image img;
 	struct vm *vm, *old;
 	unsigned long irq;
-	uintptr_t sp;
-	size_t size;
-	int err = find_program(path, &data, &size);
+	uintptr_t sp = 0, args_at;
+	size_t size, args_len = 0;
+	const char *exe = NULL;
+	int err = find_program(path, &data, &size, &exe);
 
 	if (err)
 		return err;
@@ -291,6 +293,9 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 	if (!vm)
 		return err;
 	err = build_stack(vm, a, &img, path, &sp);
+	args_at = USER_STACK_TOP - a->used;
+	for (u32 n = 0; n < a->argc; n++)
+		args_len += strlen(a->buf + args_len) + 1;
 	if (err) {
 		vm_put(vm);
 		return err;
@@ -319,6 +324,9 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 	arch_set_fs_base(0);
 	t->clear_child_tid = NULL;
 	set_comm(p, path);
+	p->exe = exe;
+	p->arg_start = args_at;
+	p->arg_end = args_at + args_len;
 	trace_sched_process_exec(t, path);
 	arch_user_regs_init(regs, img.entry, sp);
 	return 0;

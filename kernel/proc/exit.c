@@ -54,8 +54,12 @@ static bool parent_reaps_nothing(const struct process *parent)
 	return sa->handler == SIG_IGN || (sa->flags & SA_NOCLDWAIT);
 }
 
-/* The last thread has gone: p becomes a zombie (proc_lock held). Returns true if p is to be freed now. */
-static bool process_die_locked(struct process *p, int status)
+/*
+ * The last thread has gone: p becomes a zombie (proc_lock held). Returns
+ * true if p is to be freed now. Orphans that asked for a parent-death
+ * signal are chained on *pdeath, counted, for the caller to signal.
+ */
+static bool process_die_locked(struct process *p, int status, struct process **pdeath)
 {
 	struct process *parent = p->parent;
 
@@ -70,6 +74,12 @@ static bool process_die_locked(struct process *p, int status)
 		c->parent = init_process;
 		/* As Linux: init gets SIGCHLD from an adopted child, never what clone asked for. */
 		c->exit_signal = SIGCHLD;
+		/* PR_SET_PDEATHSIG: the orphan asked to hear of it; sent once proc_lock is dropped. */
+		if (c->pdeath_signal && !c->zombie) {
+			process_get(c);
+			c->pdeath_next = *pdeath;
+			*pdeath = c;
+		}
 		if (init_process && init_process != p) {
 			list_add_tail(&c->sibling, &init_process->children);
 			if (c->zombie)
@@ -121,7 +131,7 @@ void thread_exit(int status)
 	struct task *t = current_task();
 	struct process *p = t->proc;
 	bool last, free_now = false;
-	struct process *parent;
+	struct process *parent, *pdeath = NULL;
 	unsigned long irq;
 	int *ctid = t->clear_child_tid;
 
@@ -148,11 +158,18 @@ void thread_exit(int status)
 		 */
 		process_get(p);
 		irq = spin_lock_irqsave(&proc_lock);
-		free_now = process_die_locked(p, status);
+		free_now = process_die_locked(p, status, &pdeath);
 		parent = p->parent;
 		if (parent)
 			process_get(parent);
 		spin_unlock_irqrestore(&proc_lock, irq);
+		while (pdeath) {
+			struct process *c = pdeath;
+
+			pdeath = c->pdeath_next;
+			signal_send_process(c, c->pdeath_signal);
+			process_put(c);
+		}
 		if (p == init_process) {
 			pr_err("init: pid 1 exited with wait status %#x: the run ends\n",
 			       p->exit_status);

@@ -121,6 +121,13 @@ static struct process *new_process(struct process *parent, u64 flags)
 	if (!p)
 		return NULL;
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
+	p->exe = parent->exe;
+	p->arg_start = parent->arg_start;
+	p->arg_end = parent->arg_end;
+	p->no_new_privs = parent->no_new_privs;
+	p->timer_slack_ns = parent->timer_slack_ns;
+	p->nr_groups = parent->nr_groups;
+	memcpy(p->groups, parent->groups, sizeof(p->groups));
 	p->exit_signal = (int)(flags & CSIGNAL);
 	p->nproc_cur = READ_ONCE(parent->nproc_cur);
 	p->nproc_max = READ_ONCE(parent->nproc_max);

@@ -59,6 +59,13 @@ void user_thread_start(void *arg);
 int exec_kernel(const char *path, char *const argv[], char *const envp[], struct user_regs *regs);
 
 /*
+ * The one copy of an executable's path (proc_pid.c): never freed, so a
+ * process's exe and /proc/<pid>/exe may point at it. NULL when out of
+ * memory (the process then has no exe link).
+ */
+const char *proc_exe_intern(const char *path);
+
+/*
  * A vfork caller's wait (fork.c), on the caller's own stack: the child
  * task points at it (task->vfork_done) until it execs or exits, and then
  * vfork_release marks it done and wakes the caller. Neither side ever

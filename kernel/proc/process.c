@@ -104,6 +104,7 @@ struct process *process_alloc(void)
 	p->exit_signal = SIGCHLD;
 	p->start_ns = arch_clock_ns();
 	p->nproc_cur = p->nproc_max = proc_max_threads();
+	p->timer_slack_ns = PROC_TIMER_SLACK_NS;
 	return p;
 }
 

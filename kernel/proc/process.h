@@ -29,6 +29,12 @@
 
 typedef u64 sigset_t;
 
+/* Supplementary groups a process may hold here (Linux: NGROUPS_MAX, 65536). */
+#define PROC_NGROUPS 64
+
+/* Linux's default timer slack, in ns (PR_GET_TIMERSLACK of a fresh init). */
+#define PROC_TIMER_SLACK_NS 50000
+
 static inline u64 sigmask(int sig)
 {
 	return 1ULL << (sig - 1);
@@ -82,6 +88,16 @@ struct process {
 	bool oom_victim;	  /* the OOM killer sent it SIGKILL (proc_lock) */
 	u64 oom_kill_ns;	  /* when */
 	bool mem_released;	  /* its address space is put back (exit.c) */
+
+	/* What /proc and prctl report (proc_pid.c, sys_prctl.c); fork copies them. */
+	const char *exe;	      /* the program execve ran, symlinks resolved (interned) */
+	uintptr_t arg_start, arg_end; /* its argv strings on the user stack */
+	int pdeath_signal;	      /* PR_SET_PDEATHSIG: sent when the parent dies (0: none) */
+	struct process *pdeath_next;  /* exit.c's chain of orphans to signal (proc_lock) */
+	bool no_new_privs;	      /* PR_SET_NO_NEW_PRIVS: sticky, kept across fork and execve */
+	u64 timer_slack_ns;	      /* PR_SET_TIMERSLACK (Linux's default 50 us) */
+	u32 nr_groups;		      /* setgroups: supplementary groups */
+	u32 groups[PROC_NGROUPS];
 };
 
 extern struct spinlock proc_lock;

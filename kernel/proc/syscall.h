@@ -111,12 +111,16 @@
 #define SYS_setsid		   112
 #define SYS_getpgid		   121
 #define SYS_getsid		   124
+#define SYS_getgroups		   115
+#define SYS_setgroups		   116
 #define SYS_rt_sigpending	   127
 #define SYS_rt_sigtimedwait	   128
 #define SYS_rt_sigqueueinfo	   129
 #define SYS_rt_sigsuspend	   130
 #define SYS_sigaltstack		   131
 #define SYS_personality		   135
+#define SYS_statfs		   137
+#define SYS_fstatfs		   138
 #define SYS_getpriority		   140
 #define SYS_setpriority		   141
 #define SYS_sched_setparam	   142

@@ -411,7 +411,7 @@ def watchdog_test(name, doc, cmdline, checks, preset="smt", **kw):
 # case and a summary. In QEMU they run as init's program; the cases that
 # pass when the same binary runs on this host's Linux must pass there too.
 USER_PROGRAMS = ["t_basic", "t_proc", "t_pipe", "t_socket", "t_thread", "t_fault", "t_limits", "t_files",
-                 "t_efault"]
+                 "t_efault", "t_userland"]
 CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+)", re.M)
 _host_results = {}
 _host_lock = threading.Lock()
@@ -504,6 +504,60 @@ USER_TESTS = [
              checks=[same_as_host(prog), lacks("BUG:", "Kernel panic")])
     for prog in USER_PROGRAMS
 ]
+
+# Issue 17 item 1: Debian's busybox in the initrd. user/rootfs/tests/busybox.sh (at least 60
+# applet invocations) runs under busybox's ash on Fulcrum and on this host with the same busybox;
+# what it prints between BB-BEGIN and BB-END must be the same line for line (the script leaves out
+# pids, times, memory sizes and CPU counts, the documented differences).
+BUSYBOX_SCRIPT = os.path.join(TOP, "user", "rootfs", "tests", "busybox.sh")
+KERNEL_LINE = re.compile(r"^\[\s*\d+\.\d+\] ")
+
+
+def busybox_block(text):
+    """The lines between BB-BEGIN and BB-END, kernel log lines left out."""
+    lines = [l for l in text.splitlines() if not KERNEL_LINE.match(l)]
+    if "BB-BEGIN" not in lines or "BB-END" not in lines:
+        return None
+    return lines[lines.index("BB-BEGIN") + 1:lines.index("BB-END")]
+
+
+def busybox_on_host(ctx):
+    """The script's output on this host: busybox ash, PATH a folder of links to the same busybox."""
+    bb = os.path.abspath(os.path.join(ctx.build, "busybox", "busybox"))
+    with open(os.path.join(ctx.build, "busybox", "applets.txt")) as f:
+        applets = f.read().split()
+    with tempfile.TemporaryDirectory() as links:
+        for a in applets:
+            os.symlink(bb, os.path.join(links, a))
+        env = {"PATH": links, "BB_ROOT": os.path.join(TOP, "user", "rootfs")}
+        out = subprocess.run([bb, "ash", BUSYBOX_SCRIPT], env=env, cwd="/", capture_output=True,
+                             text=True, timeout=120)
+    return out.stdout + out.stderr
+
+
+def busybox_same_as_host(log, ctx):
+    guest, host = busybox_block(log), busybox_block(busybox_on_host(ctx))
+    if host is None:
+        return ["busybox.sh printed no BB-BEGIN ... BB-END block on the host"]
+    if guest is None:
+        return ["busybox.sh printed no BB-BEGIN ... BB-END block on Fulcrum"]
+    with open(BUSYBOX_SCRIPT) as f:
+        runs = [l for l in f if l.strip() and not l.startswith(("#", "R=", "echo BB-"))]
+    problems = [] if len(runs) >= 60 else [f"busybox.sh has {len(runs)} command lines, not >= 60"]
+    for i, (g, h) in enumerate(zip(guest, host)):
+        if g != h:
+            problems.append(f"line {i + 1}: Fulcrum {g!r}, host {h!r}")
+            break
+    if len(guest) != len(host):
+        problems.append(f"Fulcrum printed {len(guest)} lines, the host {len(host)}")
+    return problems
+
+
+USER_TESTS.append(
+    BootTest("busybox-script", "busybox applets under ash print on Fulcrum what they print on the host",
+             preset="2s", cmdline='init="/bin/ash /tests/busybox.sh"', user=True, timeout=600,
+             checks=[busybox_same_as_host, has("init: /bin/ash exited with status 0"),
+                     lacks("BUG:", "Kernel panic", "user fault:")]))
 
 # Issue 5 item 9: 10,000 fork/exec/exit/wait cycles leave every kernel count where it was.
 USER_TESTS.append(

@@ -254,6 +254,24 @@ static int bi_taskset(int argc, char **argv)
 	return run_argv(argv + 2, set_affinity, &set);
 }
 
+/* cd [DIR]: the shell's own working directory (chdir(2)); DIR defaults to $HOME, else "/". */
+static int bi_cd(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("HOME");
+
+	if (argc > 2) {
+		fprintf(stderr, "sh: cd: too many arguments\n");
+		return 1;
+	}
+	if (!dir || !*dir)
+		dir = "/";
+	if (chdir(dir)) {
+		fprintf(stderr, "sh: cd: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int bi_exit(int argc, char **argv)
 {
 	char *end;
@@ -329,6 +347,7 @@ static int bi_trace(int argc, char **argv)
 static int bi_help(int argc, char **argv);
 
 static const struct builtin builtins[] = {
+	{ "cd", bi_cd, NULL, true, "[DIR]", "change the shell's directory ($HOME, else /)" },
 	{ "echo", bi_echo, NULL, false, "[-n] [WORD]...", "print the words" },
 	{ "exit", bi_exit, NULL, true, "[CODE]", "leave the shell with CODE, else $?" },
 	{ "help", bi_help, NULL, false, "", "this list" },
@@ -352,8 +371,10 @@ static int bi_help(int argc, char **argv)
 	printf("Built-in commands:\n");
 	for (const struct builtin *b = builtins; b->name; b++)
 		printf("  %-9s %-18s %s\n", b->name, b->args, b->help);
-	printf("Other commands are programs in $PATH (default " DEFAULT_PATH ").\n"
-	       "There is no cd: Fulcrum has no chdir(2), so name files by their full path.\n"
+	printf("Other commands are programs in $PATH (default " DEFAULT_PATH "): Fulcrum's\n"
+	       "workloads and tests, and busybox's applets (ls cat ps top pwd grep sed awk\n"
+	       "sort head tail wc find xargs vi less free uptime dmesg ...; `busybox` lists\n"
+	       "them all); /bin/ash is busybox's shell.\n"
 	       "Syntax: a | b; a && b; a || b; cmd &; cmd < in > out (>> appends);\n"
 	       "        'quoted' \"with $? $$ $! $NAME\" \\x; # comment\n");
 	return 0;

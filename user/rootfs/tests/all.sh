@@ -10,4 +10,5 @@
 /tests/t_limits
 /tests/t_files
 /tests/t_efault
+/tests/t_userland
 sysctl sched_select
