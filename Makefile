@@ -58,6 +58,7 @@ BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD
 # ---------------------------------------------------------------- targets
 
 .PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench seeds sim-bench
+.PHONY: lab
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso $(BUILD)/tools/fulcrum-sim ## build the kernel, the initrd, the bootable ISO and the simulator
 
@@ -90,6 +91,14 @@ test: deps ## run every test; ends with "N passed, N failed"
 		$(BUILD)/tools/rtapp-dump $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
 	@$(MAKE) --no-print-directory $(BROKEN_KERNEL)
 	@$(PYTHON) tests/run-all --build $(BUILD)
+
+# Scheduler labs (docs/labs/): LAB=n picks one; DEST=dir is where `make lab` writes its tree.
+LAB ?=
+DEST ?=
+
+lab: ## write the student tree of LAB=n into DEST=dir (docs/labs/instructors.md)
+	@test -n "$(LAB)" -a -n "$(DEST)" || { echo "make lab LAB=n DEST=dir"; exit 2; }
+	@$(PYTHON) tools/lab --lab $(LAB) --dest $(DEST)
 
 sim-bench: $(BUILD)/tools/fulcrum-sim ## simulator speed: events per host CPU second; compute 2,560 tasks on 80 CPUs
 	@$(PYTHON) tools/sim-bench --build $(BUILD)
