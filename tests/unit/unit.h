@@ -51,5 +51,6 @@ Suite *fs_paths_suite(void);
 Suite *fs_select_suite(void);
 Suite *madvise_suite(void);
 Suite *sched_class_suite(void);
+Suite *lab_rr_suite(void);
 
 #endif
