@@ -122,6 +122,8 @@ static struct task *pick_next_task_rr(struct rq *rq)
 	return p;
 	/* LAB 1 SKELETON
 	TODO: take the FIFO's head off it; a fresh slice if it has none.
+	TODO: rr_task_of() turns the head's list node into its task.
+	(void)rr_task_of;
 	(void)r;
 	(void)rt;
 	(void)p;
