@@ -60,6 +60,7 @@ BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD
 # ---------------------------------------------------------------- targets
 
 .PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench seeds sim-bench
+.PHONY: lab grade grade-check
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso $(BUILD)/tools/fulcrum-sim ## build the kernel, the initrd, the bootable ISO and the simulator
 
@@ -92,6 +93,22 @@ test: deps ## run every test; ends with "N passed, N failed"
 		$(BUILD)/tools/rtapp-dump $(BUILD)/fuzz/fuzz_acpi $(FUZZ_USER) $(ELF_SAMPLES)
 	@$(MAKE) --no-print-directory $(BROKEN_KERNEL)
 	@$(PYTHON) tests/run-all --build $(BUILD)
+
+# Scheduler labs (docs/labs/): LAB=n picks one; DEST=dir is where `make lab` writes its tree.
+LAB ?=
+DEST ?=
+
+lab: ## write the student tree of LAB=n into DEST=dir (docs/labs/instructors.md)
+	@test -n "$(LAB)" -a -n "$(DEST)" || { echo "make lab LAB=n DEST=dir"; exit 2; }
+	@$(PYTHON) tools/lab --lab $(LAB) --dest $(DEST)
+
+grade: deps ## grade lab LAB=n in this tree: points per test, diagnoses, total (docs/labs/)
+	@test -n "$(LAB)" || { echo "make grade LAB=n"; exit 2; }
+	@$(PYTHON) tools/grade --lab $(LAB) --build $(BUILD)
+
+grade-check: deps ## grade the graders: full marks, skeletons under half, tests/labs/ wrong solutions caught
+	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit
+	@$(PYTHON) tests/labs/check --build $(BUILD)
 
 sim-bench: $(BUILD)/tools/fulcrum-sim ## simulator speed: events per host CPU second; compute 2,560 tasks on 80 CPUs
 	@$(PYTHON) tools/sim-bench --build $(BUILD)

@@ -268,9 +268,14 @@ void rb_erase(struct rb_node *node, struct rb_root *root)
 
 void rb_erase_cached(struct rb_node *node, struct rb_root_cached *root)
 {
+	/* LAB 2 BEGIN erase_cached */
 	if (root->leftmost == node)
 		root->leftmost = rb_next(node);
 	rb_erase(node, &root->root);
+	/* LAB 2 SKELETON
+	TODO: keep root->leftmost the smallest node, in O(1) more than rb_erase.
+	rb_erase(node, &root->root);
+	   LAB 2 END */
 }
 
 struct rb_node *rb_first(const struct rb_root *root)

@@ -85,9 +85,14 @@ static bool entity_less(const struct rb_node *a, const struct rb_node *b)
 /* Wall-clock ns to se's virtual ns: delta * NICE_0_LOAD / weight. */
 static u64 calc_delta_fair(u64 delta, struct sched_entity *se)
 {
+	/* LAB 2 BEGIN weight */
 	if (se_load(se)->weight != NICE_0_LOAD)
 		delta = calc_delta_mine(delta, NICE_0_LOAD, se_load(se));
 	return delta;
+	/* LAB 2 SKELETON
+	TODO: scale delta by NICE_0_LOAD / se's weight (calc_delta_mine in core.c).
+	return delta;
+	   LAB 2 END */
 }
 
 /*
@@ -97,9 +102,15 @@ static u64 calc_delta_fair(u64 delta, struct sched_entity *se)
  */
 static u64 sched_period(u64 nr_running)
 {
+	/* LAB 2 BEGIN period */
 	if (nr_running > sched_nr_latency)
 		return nr_running * sysctl_sched_min_granularity;
 	return sysctl_sched_latency;
+	/* LAB 2 SKELETON
+	TODO: stretch the latency past sched_nr_latency tasks.
+	(void)nr_running;
+	return sysctl_sched_latency;
+	   LAB 2 END */
 }
 
 /*
@@ -111,12 +122,19 @@ static u64 sched_slice(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	u64 slice = sched_period(cfs_rq->nr_running + !se->on_rq);
 	struct load_weight with_se, *load = &cfs_rq->load;
 
+	/* LAB 2 BEGIN slice */
 	if (!se->on_rq) {
 		with_se = cfs_rq->load;
 		update_load_add(&with_se, se_load(se)->weight);
 		load = &with_se;
 	}
 	return calc_delta_mine(slice, se_load(se)->weight, load);
+	/* LAB 2 SKELETON
+	TODO: se's part: slice * its weight / the queue weight (se in it).
+	(void)with_se;
+	(void)load;
+	return slice;
+	   LAB 2 END */
 }
 
 /* The slice in se's virtual time: how far a new task's vruntime starts behind. */
@@ -142,6 +160,7 @@ static void update_min_vruntime(struct cfs_rq *cfs_rq)
 	struct sched_entity *curr = cfs_rq->curr, *left = first_entity(cfs_rq);
 	u64 vruntime = cfs_rq->min_vruntime;
 
+	/* LAB 2 BEGIN min_vruntime */
 	if (curr && !curr->on_rq)
 		curr = NULL;
 	if (curr)
@@ -149,6 +168,12 @@ static void update_min_vruntime(struct cfs_rq *cfs_rq)
 	if (left)
 		vruntime = curr ? vruntime_min(vruntime, left->vruntime) : left->vruntime;
 	cfs_rq->min_vruntime = vruntime_max(cfs_rq->min_vruntime, vruntime);
+	/* LAB 2 SKELETON
+	TODO: min of curr's (if queued) and leftmost's vruntime; never back.
+	(void)curr;
+	(void)left;
+	(void)vruntime;
+	   LAB 2 END */
 }
 
 /*
@@ -404,6 +429,7 @@ static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 	struct sched_entity *left;
 	s64 lead;
 
+	/* LAB 2 BEGIN tick */
 	if (ran > ideal) {
 		resched_curr(rq_of(cfs_rq));
 		/* Its slice is used up: no buddy preference may give it another. */
@@ -418,6 +444,14 @@ static void check_preempt_tick(struct cfs_rq *cfs_rq, struct sched_entity *curr)
 	lead = (s64)(curr->vruntime - left->vruntime);
 	if (lead > 0 && (u64)lead > ideal)
 		resched_curr(rq_of(cfs_rq));
+	/* LAB 2 SKELETON
+	TODO: resched past the ideal slice (and clear curr's buddies), or,
+	TODO: after min_granularity, if curr leads the leftmost by over a slice.
+	(void)ideal;
+	(void)ran;
+	(void)left;
+	(void)lead;
+	   LAB 2 END */
 }
 
 static void task_tick_fair(struct rq *rq, struct task *curr)

@@ -58,9 +58,15 @@ static void enqueue_task_rr(struct rq *rq, struct task *p, int flags)
 	struct rr_rq *r = rr_rq(rq);
 	struct rr_task *rt = rr_task(p);
 
+	/* LAB 1 BEGIN enqueue */
 	list_add_tail(&rt->run_list, &r->queue);
 	rt->queued = true;
 	r->nr++;
+	/* LAB 1 SKELETON
+	TODO: p joins the tail of the FIFO; mark it queued and count it in r->nr.
+	(void)r;
+	(void)rt;
+	   LAB 1 END */
 }
 
 static void dequeue_task_rr(struct rq *rq, struct task *p, int flags)
@@ -68,17 +74,29 @@ static void dequeue_task_rr(struct rq *rq, struct task *p, int flags)
 	struct rr_rq *r = rr_rq(rq);
 	struct rr_task *rt = rr_task(p);
 
+	/* LAB 1 BEGIN dequeue */
 	if (!list_empty(&rt->run_list)) {
 		list_del(&rt->run_list);
 		list_init(&rt->run_list);
 	}
 	rt->queued = false;
 	r->nr--;
+	/* LAB 1 SKELETON
+	TODO: off the FIFO if waiting on it; no longer queued.
+	(void)r;
+	(void)rt;
+	   LAB 1 END */
 }
 
 static void yield_task_rr(struct rq *rq)
 {
-	rr_task(rq->curr)->slice_left = 0; /* put_prev_task sends it to the tail */
+	/* LAB 1 BEGIN yield */
+	/* put_prev_task sends it to the tail */
+	rr_task(rq->curr)->slice_left = 0;
+	/* LAB 1 SKELETON
+	TODO: make rq->curr go to the back of the line when schedule() puts it.
+	(void)rq;
+	   LAB 1 END */
 }
 
 static void check_preempt_curr_rr(struct rq *rq, struct task *p, int wake_flags)
@@ -92,6 +110,7 @@ static struct task *pick_next_task_rr(struct rq *rq)
 	struct rr_task *rt;
 	struct task *p;
 
+	/* LAB 1 BEGIN pick */
 	if (list_empty(&r->queue))
 		return NULL;
 	p = rr_task_of(r->queue.next);
@@ -101,6 +120,15 @@ static struct task *pick_next_task_rr(struct rq *rq)
 	if (!rt->slice_left)
 		rt->slice_left = RR_SLICE_NS;
 	return p;
+	/* LAB 1 SKELETON
+	TODO: take the FIFO's head off it; a fresh slice if it has none.
+	TODO: rr_task_of() turns the head's list node into its task.
+	(void)rr_task_of;
+	(void)r;
+	(void)rt;
+	(void)p;
+	return NULL;
+	   LAB 1 END */
 }
 
 /* Charges rq->curr (p) through the core's accounting and takes the time off its slice. */
@@ -134,8 +162,12 @@ static void update_curr_rr(struct rq *rq)
 static void task_tick_rr(struct rq *rq, struct task *p)
 {
 	account(rq, p);
+	/* LAB 1 BEGIN tick */
 	if (!rr_task(p)->slice_left && !list_empty(&rr_rq(rq)->queue))
 		resched_curr(rq);
+	/* LAB 1 SKELETON
+	TODO: once p's slice is spent and someone waits, ask for a reschedule.
+	   LAB 1 END */
 }
 
 static u32 select_task_rq_rr(struct task *p, int sd_flag, int wake_flags)

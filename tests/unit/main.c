@@ -53,6 +53,7 @@
 #pragma weak madvise_suite
 #pragma weak sched_class_suite
 #pragma weak rt_suite
+#pragma weak lab_rr_suite
 
 int main(void)
 {
@@ -88,6 +89,7 @@ int main(void)
 		{ "fair", fair_suite },
 		{ "sched_class", sched_class_suite },
 		{ "rt", rt_suite },
+		{ "lab_rr", lab_rr_suite },
 		{ "vm", vm_suite },
 		{ "cpio", cpio_suite },
 		{ "initrd", initrd_suite },
@@ -120,7 +122,7 @@ int main(void)
 		}
 		srunner_add_suite(sr, suites[i].make());
 	}
-	srunner_run_all(sr, CK_NORMAL);
+	srunner_run_all(sr, CK_ENV); /* CK_VERBOSITY=verbose lists each test (tools/grade) */
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed || missing ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -52,5 +52,6 @@ Suite *fs_select_suite(void);
 Suite *madvise_suite(void);
 Suite *sched_class_suite(void);
 Suite *rt_suite(void);
+Suite *lab_rr_suite(void);
 
 #endif
