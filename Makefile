@@ -364,7 +364,15 @@ $(BUILD)/fulcrum.iso: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/cmdline
 	$(say) ISO $@
 	$(Q)tools/mkiso $(BUILD)/fulcrum.elf $@ "$$(cat $(BUILD)/cmdline.txt)" initrd=$(BUILD)/initrd.cpio
 
-.PHONY: FORCE
+# The same hybrid image for a USB stick, with GRUB's menu shown for 5 seconds so a
+# person at the machine can pick the benchmark suite or safe mode (docs/bare-metal.md).
+usb: $(BUILD)/fulcrum.img ## build/fulcrum.img: the hybrid BIOS/UEFI image to dd onto a USB stick
+
+$(BUILD)/fulcrum.img: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/cmdline.txt boot/grub.cfg tools/mkiso
+	$(say) IMG $@
+	$(Q)MKISO_TIMEOUT=5 tools/mkiso $(BUILD)/fulcrum.elf $@ "$$(cat $(BUILD)/cmdline.txt)" initrd=$(BUILD)/initrd.cpio
+
+.PHONY: FORCE usb
 FORCE:
 
 # ---------------------------------------------------------------- user programs and the initrd

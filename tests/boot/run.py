@@ -57,6 +57,11 @@ class BootTest:
     kernel: str = ""  # "": the build's fulcrum.elf; else an EXTRA_KERNELS name, built beside it
     watchdog_reports: bool = False  # the test provokes watchdog reports (others fail on one)
     trace: bool = False  # give QEMU the trace channel: build/test-logs/boot-<name>.trace (trace_file)
+    firmware: str = "bios"  # or "uefi": OVMF, its variables a fresh copy per boot
+    machine: str = "q35"  # QEMU machine type: q35 or pc
+    media: str = "cdrom"  # the image as a CD ("cdrom") or as a USB stick's disk ("usb")
+    serial_ports: int = 1  # the console is the last of this many ports (2: COM1 to nowhere, COM2)
+    qemu_args: tuple = ()  # more QEMU arguments
 
     def kernel_cmdline(self):
         """The test's command line plus qemu_exit (and noinit) and the watchdog thresholds it
@@ -1039,7 +1044,23 @@ TRACE_TESTS = [
 ]
 
 
-TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
+# Bare metal as PCs and servers are (docs/bare-metal.md): the hybrid image under both firmwares,
+# as a CD and as a USB stick, and on the old PC machine.
+BARE_METAL_TESTS = [
+    BootTest("uefi-iso", "UEFI (OVMF, two pflash drives) boots the hybrid ISO to the ready marker",
+             preset="default", firmware="uefi", timeout=300,
+             checks=[has("fulcrum: ready in", "loader: GRUB"), clean_boot]),
+    BootTest("uefi-usb", "UEFI boots the same image as a USB stick's disk to the shell",
+             preset="default", firmware="uefi", media="usb", user=True, timeout=300,
+             stop_marker="fulcrum: halted", send=(("fulcrum$ ", "echo uefi-usb-ok\n"), ("fulcrum$ ", "exit\n")),
+             checks=[has("fulcrum: ready in", "uefi-usb-ok"), clean_boot]),
+    BootTest("bios-pc", "BIOS (SeaBIOS) on the old pc machine (i440FX) boots the hybrid ISO",
+             preset="default", machine="pc", checks=[has("fulcrum: ready in"), clean_boot]),
+    BootTest("bios-usb", "BIOS boots the hybrid image as a USB stick's disk",
+             preset="default", media="usb", checks=[has("fulcrum: ready in"), clean_boot]),
+]
+
+TESTS = BARE_METAL_TESTS + USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
@@ -1338,9 +1359,18 @@ def boot(test, build, ctx=None):
     trace = os.path.join(build, "test-logs", f"boot-{test.name}.trace") if test.trace else None
     if trace and os.path.exists(trace):
         os.unlink(trace)
+    uefi_vars = None
+    if test.firmware == "uefi":
+        uefi_vars = qm.ovmf_vars_copy(os.path.join(build, "test-logs", f"ovmf-vars-{test.name}.fd"))
+    extra += ["-serial", "null"] * (test.serial_ports - 1) + list(test.qemu_args)
     run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib,
-                 icount=test.icount, trace=os.path.abspath(trace) if trace else None, extra=extra)
+                 icount=test.icount, trace=os.path.abspath(trace) if trace else None, extra=extra,
+                 firmware=test.firmware, uefi_vars=uefi_vars, machine=test.machine, media=test.media)
     argv = run.argv()
+    if test.serial_ports > 1:  # the ports before the console go to nowhere, the console last
+        i = argv.index("-serial")
+        del argv[i:i + 2]
+        argv += ["-serial", "stdio"]
     if sock:  # the runner's own "-monitor none" would win otherwise
         i = argv.index("none", argv.index("-monitor"))
         del argv[i - 1:i + 1]
@@ -1448,6 +1478,8 @@ def main():
     runnable = []
     for t in tests:
         why = qm.unavailable(qm.PRESETS[t.preset], version, accel)
+        if not why and t.firmware == "uefi":
+            why = qm.uefi_unavailable()
         if not why and t.icount and accel == "tcg":
             why = qm.icount_unavailable(qm.PRESETS[t.preset], version)
         if why:
