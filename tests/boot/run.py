@@ -60,8 +60,11 @@ class BootTest:
     firmware: str = "bios"  # or "uefi": OVMF, its variables a fresh copy per boot
     machine: str = "q35"  # QEMU machine type: q35 or pc
     media: str = "cdrom"  # the image as a CD ("cdrom") or as a USB stick's disk ("usb")
-    serial_ports: int = 1  # the console is the last of this many ports (2: COM1 to nowhere, COM2)
+    # QEMU -serial backends of the ports before the one read: ("null",) reads COM2, COM1 going
+    # nowhere; "{build}" in a backend or in qemu_args is the build directory
+    serial_before: tuple = ()
     qemu_args: tuple = ()  # more QEMU arguments
+    prepare: object = None  # function (build) run before QEMU starts: writes files qemu_args name
 
     def kernel_cmdline(self):
         """The test's command line plus qemu_exit (and noinit) and the watchdog thresholds it
@@ -1044,6 +1047,60 @@ TRACE_TESTS = [
 ]
 
 
+def write_spcr_com2(build):
+    """The body (after the 36-byte header, which QEMU's -acpitable adds) of an SPCR table naming
+    COM2: a 16550 at I/O port 0x2f8, 8-bit registers, 115200 baud."""
+    import struct
+    body = struct.pack("<B3xBBBBQ", 0, 1, 8, 0, 1, 0x2f8)  # interface 16550; GAS: I/O, 8 bits
+    body += struct.pack("<BBIBBBBBBHHBBBIBI", 1, 3, 3, 7, 0, 1, 0, 0, 0, 0xffff, 0xffff,
+                        0, 0, 0, 0, 0, 0)  # IRQ 3, 115200 baud, 8N1, VT100, no PCI device
+    assert len(body) == 80 - 36
+    path = os.path.join(build, "test-logs", "spcr-com2.bin")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(body)
+
+
+def file_has(rel, *texts):
+    """A file under the build directory (a console written to a file) holds these texts."""
+    def check(log, ctx):
+        path = os.path.join(ctx.build, rel)
+        try:
+            with open(path, errors="replace") as f:
+                text = f.read().replace("\r", "")
+        except OSError:
+            return [f"no {path}"]
+        return [f"{rel} lacks {t!r}" for t in texts if t not in text]
+    return check
+
+
+def once(*texts):
+    """Each text appears exactly once: a console added late replays the log without repeats."""
+    def check(log, ctx):
+        return [f"{t!r} appears {log.count(t)} times, not once" for t in texts if log.count(t) != 1]
+    return check
+
+
+SERIAL_TESTS = [
+    BootTest("console-com2", "console=ttyS1: the whole log, from the first line, on COM2; COM1 unused",
+             cmdline="console=ttyS1,115200", serial_before=("null",),
+             checks=[has("console: ttyS1 (I/O 0x2f8) at 115200 baud (console=ttyS1,115200)",
+                         "fulcrum: ready in", "fulcrum: halted"),
+                     once("Fulcrum 0.1 booting", "Command line:"), clean_boot]),
+    BootTest("console-spcr", "an ACPI SPCR table naming COM2 (QEMU -acpitable): the console is there too",
+             serial_before=("null",), prepare=write_spcr_com2,
+             qemu_args=("-acpitable", "sig=SPCR,rev=2,data={build}/test-logs/spcr-com2.bin"),
+             checks=[has("ACPI: SPCR", "console: ttyS1 (I/O 0x2f8) from the ACPI SPCR table, 115200 baud",
+                         "fulcrum: ready in", "fulcrum: halted"),
+                     once("Fulcrum 0.1 booting"), clean_boot]),
+    BootTest("console-two", "console=ttyS0 console=ttyS1: both ports carry the log and the markers",
+             cmdline="console=ttyS0 console=ttyS1", serial_before=("file:{build}/test-logs/console-two-com1.log",),
+             checks=[has("console: ttyS1 (I/O 0x2f8) at 115200 baud", "fulcrum: ready in", "fulcrum: halted"),
+                     file_has("test-logs/console-two-com1.log", "Fulcrum 0.1 booting", "fulcrum: ready in",
+                              "fulcrum: halted"),
+                     once("Fulcrum 0.1 booting", "Command line:"), clean_boot]),
+]
+
 # Bare metal as PCs and servers are (docs/bare-metal.md): the hybrid image under both firmwares,
 # as a CD and as a USB stick, and on the old PC machine.
 BARE_METAL_TESTS = [
@@ -1060,7 +1117,7 @@ BARE_METAL_TESTS = [
              preset="default", media="usb", checks=[has("fulcrum: ready in"), clean_boot]),
 ]
 
-TESTS = BARE_METAL_TESTS + USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
+TESTS = BARE_METAL_TESTS + SERIAL_TESTS + USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
@@ -1362,12 +1419,16 @@ def boot(test, build, ctx=None):
     uefi_vars = None
     if test.firmware == "uefi":
         uefi_vars = qm.ovmf_vars_copy(os.path.join(build, "test-logs", f"ovmf-vars-{test.name}.fd"))
-    extra += ["-serial", "null"] * (test.serial_ports - 1) + list(test.qemu_args)
+    if test.prepare:
+        test.prepare(build)
+    for backend in test.serial_before:
+        extra += ["-serial", backend.format(build=build)]
+    extra += [a.format(build=build) for a in test.qemu_args]
     run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib,
                  icount=test.icount, trace=os.path.abspath(trace) if trace else None, extra=extra,
                  firmware=test.firmware, uefi_vars=uefi_vars, machine=test.machine, media=test.media)
     argv = run.argv()
-    if test.serial_ports > 1:  # the ports before the console go to nowhere, the console last
+    if test.serial_before:  # the ports before the console first, the console last
         i = argv.index("-serial")
         del argv[i:i + 2]
         argv += ["-serial", "stdio"]
