@@ -151,6 +151,7 @@ ARCH_C := \
 	arch/x86_64/serial.c \
 	arch/x86_64/vga.c \
 	arch/x86_64/fbcon.c \
+	arch/x86_64/keyboard.c \
 	arch/x86_64/console.c \
 	arch/x86_64/gdt.c \
 	arch/x86_64/idt.c \

@@ -9,6 +9,7 @@
 
 #include "cmdline.h"
 #include "fbcon.h"
+#include "keyboard.h"
 #include "lib/kstrto.h"
 #include "lib/string.h"
 #include "printk.h"
@@ -30,7 +31,9 @@ void arch_console_write(const char *s, size_t len)
 
 int arch_console_read_char(void)
 {
-	return serial_read_char();
+	int c = serial_read_char();
+
+	return c >= 0 ? c : keyboard_read_char();
 }
 
 /* Parses "BAUD[pbits]" (e.g. "115200n8"; empty: the default) into *baud; -1 on junk. */

@@ -9,6 +9,7 @@
 #include "boot/multiboot2.h"
 #include "cpu_local.h"
 #include "fbcon.h"
+#include "keyboard.h"
 #include "gdt.h"
 #include "main.h"
 #include "panic.h"
@@ -68,5 +69,6 @@ void arch_start(void)
 	start_screen();
 	tsc_init(boot_tsc);
 	fbcon_report();
+	keyboard_init(); /* the machine's own keyboard, if it has one */
 	kernel_main(&boot_info);
 }

@@ -65,6 +65,10 @@ class BootTest:
     serial_before: tuple = ()
     qemu_args: tuple = ()  # more QEMU arguments
     prepare: object = None  # function (build) run before QEMU starts: writes files qemu_args name
+    serial_none: bool = False  # no serial port at all (-serial none): the screen is the only console
+    # (text, keys): once the framebuffer screen (read back through the monitor's screendump and
+    # the font) shows text, type keys on the PS/2 keyboard with the monitor's sendkey
+    screen_keys: tuple = ()
 
     def kernel_cmdline(self):
         """The test's command line plus qemu_exit (and noinit) and the watchdog thresholds it
@@ -119,6 +123,22 @@ def screen_shows(*texts):
         if not screen:
             return ["could not read the VGA text screen"]
         return [f"screen lacks {t!r}" for t in texts if t not in screen]
+    return check
+
+
+def screen_lines(ctx):
+    """Every line of every framebuffer screen read during the run (drive_screen)."""
+    return ctx.screens.get(threading.current_thread().name, "").splitlines()
+
+
+def screen_line_matches(pattern):
+    """Some line read off the framebuffer, glyph by glyph against the font, matches pattern."""
+    def check(log, ctx):
+        lines = screen_lines(ctx)
+        if not lines:
+            return ["no framebuffer screen was read"]
+        return [] if any(re.fullmatch(pattern, ln) for ln in lines) else \
+            [f"no screen line matches /{pattern}/"]
     return check
 
 
@@ -1081,6 +1101,17 @@ def once(*texts):
     return check
 
 
+SCREEN_TESTS = [
+    # No serial port at all: the framebuffer is the only output and the PS/2 keyboard the only
+    # input; isa-debug-exit carries the verdict.
+    BootTest("fb-keyboard", "UEFI, no serial port: the ready line drawn with the font's glyphs; "
+             "keys typed with sendkey run a shell command whose output shows on screen",
+             preset="default", firmware="uefi", serial_none=True, user=True, timeout=400,
+             screen_keys=(("fulcrum$", "echo kbd-ok\n"), ("kbd-ok", "exit\n")),
+             checks=[screen_line_matches(r"\[\s*\d+\.\d{6}\] fulcrum: ready in \d+\.\d{6} s"),
+                     screen_line_matches(r"fulcrum\$ echo kbd-ok"), screen_line_matches(r"kbd-ok")]),
+]
+
 SERIAL_TESTS = [
     BootTest("console-com2", "console=ttyS1: the whole log, from the first line, on COM2; COM1 unused",
              cmdline="console=ttyS1,115200", serial_before=("null",),
@@ -1117,7 +1148,7 @@ BARE_METAL_TESTS = [
              preset="default", media="usb", checks=[has("fulcrum: ready in"), clean_boot]),
 ]
 
-TESTS = BARE_METAL_TESTS + SERIAL_TESTS + USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
+TESTS = BARE_METAL_TESTS + SERIAL_TESTS + SCREEN_TESTS + USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
@@ -1398,6 +1429,129 @@ def read_vga_text(sock_path):
     return "\n".join(chars[i:i + 80] for i in range(0, len(chars), 80))
 
 
+FONT = "/usr/share/consolefonts/Lat15-Terminus16.psf.gz"  # the Makefile's FONT
+FB_FG_MIN = 0x40  # a channel above this is a lit pixel (the console draws 0xaaaaaa on black)
+
+
+class Monitor:
+    """QEMU's human monitor on a Unix socket: one command at a time, its output back."""
+
+    def __init__(self, path, timeout=60):
+        import socket
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.s = socket.socket(socket.AF_UNIX)
+                self.s.settimeout(30)
+                self.s.connect(path)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        self._until_prompt()
+
+    def _until_prompt(self):
+        buf = b""
+        while not buf.endswith(b"(qemu) "):
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise OSError("monitor closed")
+            buf += chunk
+        return buf.decode("latin-1")
+
+    def cmd(self, text):
+        self.s.sendall(text.encode() + b"\n")
+        return self._until_prompt()
+
+    def close(self):
+        self.s.close()
+
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, pos = [], 0
+    while len(fields) < 4:  # P6, width, height, maxval: blank-separated
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    if fields[0] != b"P6":
+        raise ValueError(f"{path}: not a binary PPM")
+    return int(fields[1]), int(fields[2]), data[pos + 1:]
+
+
+def screen_text(ppm_path, font):
+    """The characters on a framebuffer screendump: each font-sized cell from the top left is
+    compared, lit pixel for lit pixel, with every printable glyph of the font; a cell that is
+    no glyph exactly reads as NUL."""
+    width, height, px = read_ppm(ppm_path)
+    glyph_of = {}
+    for code in range(0x20, 0x7f):
+        glyph_of.setdefault(font.glyph(code), chr(code))
+    lines = []
+    for r in range(height // font.height):
+        line = []
+        for c in range(width // font.width):
+            rows = bytearray()
+            for y in range(font.height):
+                base = ((r * font.height + y) * width + c * font.width) * 3
+                bits = 0
+                for x in range(font.width):
+                    p = base + x * 3
+                    if max(px[p], px[p + 1], px[p + 2]) > FB_FG_MIN:
+                        bits |= 1 << (font.row_bytes * 8 - 1 - x)
+                rows += bits.to_bytes(font.row_bytes, "big")
+            line.append(glyph_of.get(bytes(rows), "\0"))
+        lines.append("".join(line).rstrip())
+    return "\n".join(lines)
+
+
+SENDKEY = {" ": "spc", "\n": "ret", "-": "minus", ".": "dot", "/": "slash", "=": "equal",
+           "_": "shift-minus", ",": "comma", ";": "semicolon"}
+
+
+def sendkeys(mon, text):
+    for ch in text:
+        key = SENDKEY.get(ch, ch if ch.isalnum() and ch.islower() or ch.isdigit() else None)
+        if key is None and ch.isupper():
+            key = f"shift-{ch.lower()}"
+        if key is None:
+            raise ValueError(f"no sendkey name for {ch!r}")
+        mon.cmd(f"sendkey {key}")
+
+
+def drive_screen(test, sock, build, ctx, proc, key):
+    """Reads the screen until each (text, keys) step's text shows, types its keys; keeps every
+    screen read in ctx.screens (decoded text) and the last dump under build/test-logs."""
+    sys.path.insert(0, os.path.join(TOP, "tools", "lib"))
+    import psf
+    font = psf.load(FONT)
+    pending = list(test.screen_keys)
+    ppm = os.path.join(build, "test-logs", f"screen-{test.name}.ppm")
+    seen = []
+    try:
+        mon = Monitor(sock)
+        while proc.poll() is None:
+            mon.cmd(f"screendump {ppm}")
+            try:
+                text = screen_text(ppm, font)
+            except (OSError, ValueError, IndexError):
+                text = ""
+            seen.append(text)
+            if pending and pending[0][0] in text:
+                sendkeys(mon, pending.pop(0)[1])
+            time.sleep(1)  # a poll interval, not an expectation
+        mon.close()
+    except OSError:
+        pass  # QEMU ended: the run is over
+    ctx.screens[key] = "\n\f\n".join(seen)
+
+
 def boot(test, build, ctx=None):
     """Runs QEMU; returns (exit code or None on timeout, serial log, seconds)."""
     if test.use_built_iso:
@@ -1408,7 +1562,7 @@ def boot(test, build, ctx=None):
         elf = os.path.join(os.path.abspath(build), test.kernel, "fulcrum.elf") if test.kernel else None
         iso = iso_for(build, test.kernel_cmdline(), initrd, elf)
     extra, sock = [], None
-    if test.screen:
+    if test.screen or test.screen_keys:
         sock = os.path.join(build, "test-logs", f"monitor-{test.name}.sock")
         if os.path.exists(sock):
             os.unlink(sock)
@@ -1428,6 +1582,9 @@ def boot(test, build, ctx=None):
                  icount=test.icount, trace=os.path.abspath(trace) if trace else None, extra=extra,
                  firmware=test.firmware, uefi_vars=uefi_vars, machine=test.machine, media=test.media)
     argv = run.argv()
+    if test.serial_none:
+        i = argv.index("-serial")
+        argv[i + 1] = "none"
     if test.serial_before:  # the ports before the console first, the console last
         i = argv.index("-serial")
         del argv[i:i + 2]
@@ -1465,6 +1622,11 @@ def boot(test, build, ctx=None):
 
     t = threading.Thread(target=reader, daemon=True)
     t.start()
+    driver = None
+    if test.screen_keys and ctx is not None:
+        driver = threading.Thread(target=drive_screen, daemon=True,
+                                  args=(test, sock, build, ctx, proc, threading.current_thread().name))
+        driver.start()
     if test.stop_marker:
         seen.wait(test.timeout)
         timed_out = proc.poll() is None and not any(test.stop_marker in c for c in chunks)
@@ -1484,6 +1646,8 @@ def boot(test, build, ctx=None):
             code = None
     proc.wait()
     t.join(5)
+    if driver:
+        driver.join(60)
     return code, "".join(chunks), time.monotonic() - start
 
 
