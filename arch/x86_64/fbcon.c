@@ -1,9 +1,10 @@
 /*
  * Framebuffer text console. The characters on screen are kept in a cell
- * array; scrolling moves the cells and redraws only the cells whose
- * character changed, and it jumps a quarter of the screen at a time, so a
- * boot log scrolls with few redraws and the framebuffer is only ever
- * written, never read (reads from video memory are slow on real hardware).
+ * array. Each glyph is rendered once, at start, into the framebuffer's own
+ * pixel format (when the font is small enough), so drawing a character is
+ * copying its rows. Scrolling jumps a quarter of the screen at a time: the
+ * pixel rows are moved up in one copy and only the freed rows are cleared,
+ * so a boot log costs few scrolls.
  */
 #include "fbcon.h"
 
@@ -31,6 +32,10 @@ static u8 cells[MAX_ROWS][MAX_COLS];  /* what should be on screen */
 static u8 drawn[MAX_ROWS][MAX_COLS];  /* what is on screen */
 static struct boot_framebuffer given; /* what the loader handed over, for the boot line */
 static const char *not_drawn;	      /* why it is not drawn on, or NULL */
+/* Every glyph in the framebuffer's pixel format, row after row; used when it fits. */
+static u8 glyph_cache[256 * 16 * 8 * 4] __aligned(8);
+static bool cache_ok;
+static u32 glyph_row_bytes; /* font width * bytes per pixel */
 
 static bool nofbcon;
 BOOT_OPTION_BOOL(nofbcon, "nofbcon", &nofbcon,
@@ -63,18 +68,63 @@ static void put_pixel(volatile u8 *p, u32 v)
 	}
 }
 
+/* Renders every glyph into glyph_cache in the framebuffer's pixel format, if it fits. */
+static void fill_glyph_cache(void)
+{
+	const struct console_font *f = &console_font;
+
+	glyph_row_bytes = f->width * fb_bytespp;
+	cache_ok = (size_t)256 * f->height * glyph_row_bytes <= sizeof(glyph_cache);
+	if (!cache_ok)
+		return;
+	for (u32 g = 0; g < 256; g++) {
+		const u8 *bits = f->bitmap + (size_t)g * f->height * f->row_bytes;
+		u8 *out = glyph_cache + (size_t)g * f->height * glyph_row_bytes;
+
+		for (u32 y = 0; y < f->height; y++, bits += f->row_bytes)
+			for (u32 x = 0; x < f->width; x++, out += fb_bytespp) {
+				u32 v = bits[x / 8] & (0x80 >> (x % 8)) ? fg_pixel : bg_pixel;
+
+				for (u32 b = 0; b < fb_bytespp; b++)
+					out[b] = (u8)(v >> (8 * b));
+			}
+	}
+}
+
+/* Copies n bytes (a glyph row) to the framebuffer: whole words where it can. */
+static void copy_row(volatile u8 *dst, const u8 *src, u32 n)
+{
+	u32 i = 0;
+
+	if (((uintptr_t)dst & 7) == 0)
+		for (; i + 8 <= n; i += 8)
+			*(volatile u64 *)(dst + i) = *(const u64 *)(src + i);
+	for (; i + 4 <= n; i += 4)
+		*(volatile u32 *)(dst + i) = *(const u32 *)(src + i);
+	for (; i < n; i++)
+		dst[i] = src[i];
+}
+
 static void draw_cell(u32 r, u32 c)
 {
 	const struct console_font *f = &console_font;
-	const u8 *glyph = f->bitmap + (size_t)cells[r][c] * f->height * f->row_bytes;
 	volatile u8 *line = fb_base + (size_t)r * f->height * fb_pitch +
 			    (size_t)c * f->width * fb_bytespp;
 
-	for (u32 y = 0; y < f->height; y++, line += fb_pitch, glyph += f->row_bytes) {
-		volatile u8 *p = line;
+	if (cache_ok) {
+		const u8 *g = glyph_cache + (size_t)cells[r][c] * f->height * glyph_row_bytes;
 
-		for (u32 x = 0; x < f->width; x++, p += fb_bytespp)
-			put_pixel(p, glyph[x / 8] & (0x80 >> (x % 8)) ? fg_pixel : bg_pixel);
+		for (u32 y = 0; y < f->height; y++, line += fb_pitch, g += glyph_row_bytes)
+			copy_row(line, g, glyph_row_bytes);
+	} else {
+		const u8 *glyph = f->bitmap + (size_t)cells[r][c] * f->height * f->row_bytes;
+
+		for (u32 y = 0; y < f->height; y++, line += fb_pitch, glyph += f->row_bytes) {
+			volatile u8 *p = line;
+
+			for (u32 x = 0; x < f->width; x++, p += fb_bytespp)
+				put_pixel(p, glyph[x / 8] & (0x80 >> (x % 8)) ? fg_pixel : bg_pixel);
+		}
 	}
 	drawn[r][c] = cells[r][c];
 }
@@ -87,23 +137,63 @@ static void sync_row(u32 r)
 			draw_cell(r, c);
 }
 
-/* Jump scroll: a quarter of the screen at once, so a long log redraws rarely. */
+/* Sets pixel rows [y0, y1) to the background colour. */
+static void clear_pixel_rows(u32 y0, u32 y1)
+{
+	for (u32 y = y0; y < y1; y++) {
+		volatile u8 *p = fb_base + (size_t)y * fb_pitch;
+
+		if (bg_pixel == 0) {
+			volatile u64 *q = (volatile u64 *)p;
+			u32 words = fb_width * fb_bytespp / 8;
+
+			for (u32 i = 0; i < words; i++)
+				q[i] = 0;
+			for (u32 i = words * 8; i < fb_width * fb_bytespp; i++)
+				p[i] = 0;
+		} else {
+			for (u32 x = 0; x < fb_width; x++, p += fb_bytespp)
+				put_pixel(p, bg_pixel);
+		}
+	}
+}
+
+/* Copies n bytes from src down to dst < src, front to back, in words (pitches are even). */
+static void move_up(volatile u8 *dst, const volatile u8 *src, size_t n)
+{
+	size_t i = 0;
+
+	if ((((uintptr_t)dst | (uintptr_t)src) & 7) == 0)
+		for (; i + 8 <= n; i += 8)
+			*(volatile u64 *)(dst + i) = *(const volatile u64 *)(src + i);
+	for (; i < n; i++)
+		dst[i] = src[i];
+}
+
+/*
+ * Jump scroll: a quarter of the screen at once. Rows still to be drawn are drawn
+ * first, then the pixels move up in one copy and the freed rows are cleared.
+ */
 static void scroll(void)
 {
+	const struct console_font *f = &console_font;
 	u32 step = rows / 4 ? rows / 4 : 1;
+	u32 keep = (rows - step) * f->height;
 
-	memmove(cells[0], cells[step], (size_t)(rows - step) * MAX_COLS);
-	memset(cells[rows - step], BLANK, (size_t)step * MAX_COLS);
-	for (u32 r = 0; r < rows; r++)
+	for (u32 r = step; r < rows; r++)
 		sync_row(r);
+	move_up(fb_base, fb_base + (size_t)step * f->height * fb_pitch, (size_t)keep * fb_pitch);
+	clear_pixel_rows(keep, rows * f->height);
+	memmove(cells[0], cells[step], (size_t)(rows - step) * MAX_COLS);
+	memmove(drawn[0], drawn[step], (size_t)(rows - step) * MAX_COLS);
+	memset(cells[rows - step], BLANK, (size_t)step * MAX_COLS);
+	memset(drawn[rows - step], BLANK, (size_t)step * MAX_COLS);
 	row = rows - step;
 }
 
 static void clear_screen(void)
 {
-	for (u32 y = 0; y < fb_height; y++)
-		for (u32 x = 0; x < fb_width; x++)
-			put_pixel(fb_base + (size_t)y * fb_pitch + (size_t)x * fb_bytespp, bg_pixel);
+	clear_pixel_rows(0, fb_height);
 	memset(cells, BLANK, sizeof(cells));
 	memset(drawn, BLANK, sizeof(drawn));
 }
@@ -145,6 +235,7 @@ bool fbcon_init(const struct boot_framebuffer *fb)
 	if (rows > MAX_ROWS)
 		rows = MAX_ROWS;
 	row = col = 0;
+	fill_glyph_cache();
 	clear_screen();
 	return true;
 }
