@@ -169,6 +169,8 @@ ARCH_C := \
 	arch/x86_64/setup.c \
 	arch/x86_64/serial.c \
 	arch/x86_64/vga.c \
+	arch/x86_64/fbcon.c \
+	arch/x86_64/keyboard.c \
 	arch/x86_64/console.c \
 	arch/x86_64/gdt.c \
 	arch/x86_64/idt.c \
@@ -212,6 +214,7 @@ KERNEL_C := \
 	kernel/acpi/madt.c \
 	kernel/acpi/srat.c \
 	kernel/acpi/slit.c \
+	kernel/acpi/spcr.c \
 	kernel/acpi/topology.c \
 	kernel/lib/printf.c \
 	kernel/lib/kstrto.c \
@@ -327,7 +330,19 @@ check-sources = $(strip \
 $(foreach l,BOOT_ASM ARCH_ASM ARCH_C KERNEL_C EXTRA_KERNEL_C,$(call check-sources,$l))
 
 KOBJ := $(patsubst %.asm,$(BUILD)/%.o,$(BOOT_ASM) $(ARCH_ASM)) \
-	$(patsubst %.c,$(BUILD)/%.o,$(ARCH_C) $(KERNEL_C) $(EXTRA_KERNEL_C))
+	$(patsubst %.c,$(BUILD)/%.o,$(ARCH_C) $(KERNEL_C) $(EXTRA_KERNEL_C)) $(BUILD)/font.o
+
+# The framebuffer console's font: a PSF font from Debian's console-setup, turned
+# into C data at build time (FONT=path picks another 8- to 32-pixel-wide PSF).
+FONT ?= /usr/share/consolefonts/Lat15-Terminus16.psf.gz
+$(BUILD)/font.c: $(FONT) tools/psf2c tools/lib/psf.py
+	@mkdir -p $(@D)
+	$(say) FONT $<
+	$(Q)$(PYTHON) tools/psf2c $(FONT) $@
+
+$(BUILD)/font.o: $(BUILD)/font.c arch/x86_64/font.h $(BUILD)/kflags.txt
+	$(say) CC $<
+	$(Q)$(CC) $(KCFLAGS) -Iarch/x86_64 -c $< -o $@
 
 # Freestanding, kernel code model, no SSE/x87 state in the kernel, frame
 # pointers kept so oops call traces can walk the stack.
@@ -392,7 +407,15 @@ $(BUILD)/fulcrum.iso: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/cmdline
 	$(say) ISO $@
 	$(Q)tools/mkiso $(BUILD)/fulcrum.elf $@ "$$(cat $(BUILD)/cmdline.txt)" initrd=$(BUILD)/initrd.cpio
 
-.PHONY: FORCE
+# The same hybrid image for a USB stick, with GRUB's menu shown for 5 seconds so a
+# person at the machine can pick the benchmark suite or safe mode (docs/bare-metal.md).
+usb: $(BUILD)/fulcrum.img ## build/fulcrum.img: the hybrid BIOS/UEFI image to dd onto a USB stick
+
+$(BUILD)/fulcrum.img: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/cmdline.txt boot/grub.cfg tools/mkiso
+	$(say) IMG $@
+	$(Q)MKISO_TIMEOUT=5 tools/mkiso $(BUILD)/fulcrum.elf $@ "$$(cat $(BUILD)/cmdline.txt)" initrd=$(BUILD)/initrd.cpio
+
+.PHONY: FORCE usb
 FORCE:
 
 # ---------------------------------------------------------------- user programs and the initrd
@@ -537,6 +560,7 @@ UNIT_KERNEL_C := \
 	kernel/acpi/madt.c \
 	kernel/acpi/srat.c \
 	kernel/acpi/slit.c \
+	kernel/acpi/spcr.c \
 	kernel/acpi/topology.c \
 	kernel/lib/printf.c \
 	kernel/lib/kstrto.c \

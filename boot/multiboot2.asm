@@ -1,5 +1,7 @@
 ; Multiboot2 header: tells GRUB this is a multiboot2 kernel, asks for
-; page-aligned modules, and leaves the console in VGA text mode.
+; page-aligned modules and for a linear framebuffer of any size and depth.
+; Under BIOS grub.cfg's gfxpayload=text wins and the console stays in VGA
+; text mode; UEFI has no text mode, and the kernel draws on the framebuffer.
 
 MB2_MAGIC	equ 0xe85250d6
 MB2_ARCH_I386	equ 0
@@ -15,6 +17,12 @@ mb2_header:
 	align 8
 	dw 6, 0
 	dd 8
+
+	; framebuffer tag, optional (flags bit 0): width, height, depth 0 = no preference
+	align 8
+	dw 5, 1
+	dd 20
+	dd 0, 0, 0
 
 	; end tag
 	align 8

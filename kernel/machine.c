@@ -7,11 +7,14 @@
  */
 #include "machine_boot.h"
 
+#include <arch/console.h>
 #include <arch/memory.h>
 #include <arch/smp.h>
 #include <arch/topology.h>
 
+#include "acpi/spcr.h"
 #include "acpi/topology.h"
+#include "lib/string.h"
 #include "printk.h"
 
 #define LOW_4G (4ULL << 30)
@@ -31,10 +34,26 @@ static void reserve_table(const struct acpi_table_info *table, void *arg)
 	memmap_reserve(arg, table->phys, table->phys + table->length);
 }
 
+/* The SPCR table, if any: the serial console a server's firmware and BMC use. */
+static void spcr_console(const struct acpi_table_info *table, void *arg)
+{
+	bool *seen = arg;
+	struct acpi_spcr_info spcr;
+
+	if (*seen || table->refused || memcmp(table->signature, ACPI_SPCR_SIGNATURE, 4))
+		return;
+	*seen = true;
+	if (acpi_spcr_parse(table->data, table->length, &spcr) == 0)
+		arch_console_firmware_uart(spcr.mmio, spcr.address, spcr.reg_width, spcr.baud);
+}
+
 void machine_read_firmware(const struct boot_info *bi, struct memmap *mm)
 {
+	bool spcr_seen = false;
+
 	acpi_read_machine(bi, map_below_4g, NULL, arch_boot_apic_id(), &machine);
 	acpi_for_each_table(reserve_table, mm);
+	acpi_for_each_table(spcr_console, &spcr_seen);
 }
 
 const struct machine *machine_read_cpus(void)

@@ -8,6 +8,8 @@
 
 #include "boot/multiboot2.h"
 #include "cpu_local.h"
+#include "fbcon.h"
+#include "keyboard.h"
 #include "gdt.h"
 #include "main.h"
 #include "panic.h"
@@ -46,11 +48,13 @@ static void start_screen(void)
 {
 	const struct boot_framebuffer *fb = &boot_info.fb;
 
-	/* BIOS boots without a framebuffer tag are in 80x25 text mode. */
+	/* BIOS boots without a framebuffer tag are in 80x25 text mode; UEFI gives pixels. */
 	if (fb->type == BOOT_FB_NONE)
 		vga_init(0xb8000, 80, 25, 160);
 	else if (fb->type == BOOT_FB_TEXT)
 		vga_init(fb->addr, fb->width, fb->height, fb->pitch);
+	else if (fb->type == BOOT_FB_RGB)
+		fbcon_init(fb); /* false for a depth or place it cannot draw: then serial only */
 }
 
 void arch_start(void)
@@ -64,5 +68,7 @@ void arch_start(void)
 	read_boot_information();
 	start_screen();
 	tsc_init(boot_tsc);
+	fbcon_report();
+	keyboard_init(); /* the machine's own keyboard, if it has one */
 	kernel_main(&boot_info);
 }

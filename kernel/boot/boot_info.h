@@ -22,7 +22,7 @@ struct boot_module {
 enum boot_fb_type {
 	BOOT_FB_NONE = 0,
 	BOOT_FB_TEXT, /* EGA text mode: 16-bit cells */
-	BOOT_FB_RGB,  /* linear framebuffer; not drawn on yet */
+	BOOT_FB_RGB,  /* linear framebuffer: the console draws text with a font */
 };
 
 struct boot_framebuffer {
@@ -30,6 +30,8 @@ struct boot_framebuffer {
 	phys_addr_t addr;
 	u32 pitch, width, height; /* text mode: in characters */
 	u8 bpp;
+	/* RGB: each colour's lowest bit and width in a pixel (the loader's, else the usual) */
+	u8 red_pos, red_size, green_pos, green_size, blue_pos, blue_size;
 };
 
 struct boot_info {

@@ -222,6 +222,29 @@ static void parse_framebuffer(const u8 *tag, size_t size, struct boot_info *out)
 	out->fb.width = fb.width;
 	out->fb.height = fb.height;
 	out->fb.bpp = fb.bpp;
+	if (fb.type != MB2_FB_RGB)
+		return;
+	/* The colour layout: six bytes after the common part (position, size per colour). */
+	if (size >= sizeof(fb) + 6 && (tag[33] | tag[35] | tag[37])) {
+		out->fb.red_pos = tag[32];
+		out->fb.red_size = tag[33];
+		out->fb.green_pos = tag[34];
+		out->fb.green_size = tag[35];
+		out->fb.blue_pos = tag[36];
+		out->fb.blue_size = tag[37];
+	} else if (fb.bpp == 16) { /* RGB 5:6:5 */
+		out->fb.red_pos = 11;
+		out->fb.red_size = 5;
+		out->fb.green_pos = 5;
+		out->fb.green_size = 6;
+		out->fb.blue_size = 5;
+	} else { /* 8 bits each, red highest: what UEFI's GOP gives as BGRx */
+		out->fb.red_pos = 16;
+		out->fb.red_size = 8;
+		out->fb.green_pos = 8;
+		out->fb.green_size = 8;
+		out->fb.blue_size = 8;
+	}
 }
 
 /*

@@ -57,6 +57,18 @@ class BootTest:
     kernel: str = ""  # "": the build's fulcrum.elf; else an EXTRA_KERNELS name, built beside it
     watchdog_reports: bool = False  # the test provokes watchdog reports (others fail on one)
     trace: bool = False  # give QEMU the trace channel: build/test-logs/boot-<name>.trace (trace_file)
+    firmware: str = "bios"  # or "uefi": OVMF, its variables a fresh copy per boot
+    machine: str = "q35"  # QEMU machine type: q35 or pc
+    media: str = "cdrom"  # the image as a CD ("cdrom") or as a USB stick's disk ("usb")
+    # QEMU -serial backends of the ports before the one read: ("null",) reads COM2, COM1 going
+    # nowhere; "{build}" in a backend or in qemu_args is the build directory
+    serial_before: tuple = ()
+    qemu_args: tuple = ()  # more QEMU arguments
+    prepare: object = None  # function (build) run before QEMU starts: writes files qemu_args name
+    serial_none: bool = False  # no serial port at all (-serial none): the screen is the only console
+    # (text, keys): once the framebuffer screen (read back through the monitor's screendump and
+    # the font) shows text, type keys on the PS/2 keyboard with the monitor's sendkey
+    screen_keys: tuple = ()
 
     def kernel_cmdline(self):
         """The test's command line plus qemu_exit (and noinit) and the watchdog thresholds it
@@ -111,6 +123,22 @@ def screen_shows(*texts):
         if not screen:
             return ["could not read the VGA text screen"]
         return [f"screen lacks {t!r}" for t in texts if t not in screen]
+    return check
+
+
+def screen_lines(ctx):
+    """Every line of every framebuffer screen read during the run (drive_screen)."""
+    return ctx.screens.get(threading.current_thread().name, "").splitlines()
+
+
+def screen_line_matches(pattern):
+    """Some line read off the framebuffer, glyph by glyph against the font, matches pattern."""
+    def check(log, ctx):
+        lines = screen_lines(ctx)
+        if not lines:
+            return ["no framebuffer screen was read"]
+        return [] if any(re.fullmatch(pattern, ln) for ln in lines) else \
+            [f"no screen line matches /{pattern}/"]
     return check
 
 
@@ -1109,7 +1137,88 @@ TRACE_TESTS = [
 ]
 
 
-TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
+def write_spcr_com2(build):
+    """The body (after the 36-byte header, which QEMU's -acpitable adds) of an SPCR table naming
+    COM2: a 16550 at I/O port 0x2f8, 8-bit registers, 115200 baud."""
+    import struct
+    body = struct.pack("<B3xBBBBQ", 0, 1, 8, 0, 1, 0x2f8)  # interface 16550; GAS: I/O, 8 bits
+    body += struct.pack("<BBIBBBBBBHHBBBIBI", 1, 3, 3, 7, 0, 1, 0, 0, 0, 0xffff, 0xffff,
+                        0, 0, 0, 0, 0, 0)  # IRQ 3, 115200 baud, 8N1, VT100, no PCI device
+    assert len(body) == 80 - 36
+    path = os.path.join(build, "test-logs", "spcr-com2.bin")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(body)
+
+
+def file_has(rel, *texts):
+    """A file under the build directory (a console written to a file) holds these texts."""
+    def check(log, ctx):
+        path = os.path.join(ctx.build, rel)
+        try:
+            with open(path, errors="replace") as f:
+                text = f.read().replace("\r", "")
+        except OSError:
+            return [f"no {path}"]
+        return [f"{rel} lacks {t!r}" for t in texts if t not in text]
+    return check
+
+
+def once(*texts):
+    """Each text appears exactly once: a console added late replays the log without repeats."""
+    def check(log, ctx):
+        return [f"{t!r} appears {log.count(t)} times, not once" for t in texts if log.count(t) != 1]
+    return check
+
+
+SCREEN_TESTS = [
+    # No serial port at all: the framebuffer is the only output and the PS/2 keyboard the only
+    # input; isa-debug-exit carries the verdict.
+    BootTest("fb-keyboard", "UEFI, no serial port: the ready line drawn with the font's glyphs; "
+             "keys typed with sendkey run a shell command whose output shows on screen",
+             preset="default", firmware="uefi", serial_none=True, user=True, timeout=400,
+             screen_keys=(("fulcrum$", "echo kbd-ok\n"), ("kbd-ok", "exit\n")),
+             checks=[screen_line_matches(r"\[\s*\d+\.\d{6}\] fulcrum: ready in \d+\.\d{6} s"),
+                     screen_line_matches(r"fulcrum\$ echo kbd-ok"), screen_line_matches(r"kbd-ok")]),
+]
+
+SERIAL_TESTS = [
+    BootTest("console-com2", "console=ttyS1: the whole log, from the first line, on COM2; COM1 unused",
+             cmdline="console=ttyS1,115200", serial_before=("null",),
+             checks=[has("console: ttyS1 (I/O 0x2f8) at 115200 baud (console=ttyS1,115200)",
+                         "fulcrum: ready in", "fulcrum: halted"),
+                     once("Fulcrum 0.1 booting", "Command line:"), clean_boot]),
+    BootTest("console-spcr", "an ACPI SPCR table naming COM2 (QEMU -acpitable): the console is there too",
+             serial_before=("null",), prepare=write_spcr_com2,
+             qemu_args=("-acpitable", "sig=SPCR,rev=2,data={build}/test-logs/spcr-com2.bin"),
+             checks=[has("ACPI: SPCR", "console: ttyS1 (I/O 0x2f8) from the ACPI SPCR table, 115200 baud",
+                         "fulcrum: ready in", "fulcrum: halted"),
+                     once("Fulcrum 0.1 booting"), clean_boot]),
+    BootTest("console-two", "console=ttyS0 console=ttyS1: both ports carry the log and the markers",
+             cmdline="console=ttyS0 console=ttyS1", serial_before=("file:{build}/test-logs/console-two-com1.log",),
+             checks=[has("console: ttyS1 (I/O 0x2f8) at 115200 baud", "fulcrum: ready in", "fulcrum: halted"),
+                     file_has("test-logs/console-two-com1.log", "Fulcrum 0.1 booting", "fulcrum: ready in",
+                              "fulcrum: halted"),
+                     once("Fulcrum 0.1 booting", "Command line:"), clean_boot]),
+]
+
+# Bare metal as PCs and servers are (docs/bare-metal.md): the hybrid image under both firmwares,
+# as a CD and as a USB stick, and on the old PC machine.
+BARE_METAL_TESTS = [
+    BootTest("uefi-iso", "UEFI (OVMF, two pflash drives) boots the hybrid ISO to the ready marker",
+             preset="default", firmware="uefi", timeout=300,
+             checks=[has("fulcrum: ready in", "loader: GRUB"), clean_boot]),
+    BootTest("uefi-usb", "UEFI boots the same image as a USB stick's disk to the shell",
+             preset="default", firmware="uefi", media="usb", user=True, timeout=300,
+             stop_marker="fulcrum: halted", send=(("fulcrum$ ", "echo uefi-usb-ok\n"), ("fulcrum$ ", "exit\n")),
+             checks=[has("fulcrum: ready in", "uefi-usb-ok"), clean_boot]),
+    BootTest("bios-pc", "BIOS (SeaBIOS) on the old pc machine (i440FX) boots the hybrid ISO",
+             preset="default", machine="pc", checks=[has("fulcrum: ready in"), clean_boot]),
+    BootTest("bios-usb", "BIOS boots the hybrid image as a USB stick's disk",
+             preset="default", media="usb", checks=[has("fulcrum: ready in"), clean_boot]),
+]
+
+TESTS = BARE_METAL_TESTS + SERIAL_TESTS + SCREEN_TESTS + USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
     BootTest("normal-boot", "default machine: reaches the ready marker and reports memory",
              preset="default",
              checks=[has("fulcrum: ready in", "Command line: qemu_exit", "paging: direct map"),
@@ -1390,6 +1499,129 @@ def read_vga_text(sock_path):
     return "\n".join(chars[i:i + 80] for i in range(0, len(chars), 80))
 
 
+FONT = "/usr/share/consolefonts/Lat15-Terminus16.psf.gz"  # the Makefile's FONT
+FB_FG_MIN = 0x40  # a channel above this is a lit pixel (the console draws 0xaaaaaa on black)
+
+
+class Monitor:
+    """QEMU's human monitor on a Unix socket: one command at a time, its output back."""
+
+    def __init__(self, path, timeout=60):
+        import socket
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.s = socket.socket(socket.AF_UNIX)
+                self.s.settimeout(30)
+                self.s.connect(path)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        self._until_prompt()
+
+    def _until_prompt(self):
+        buf = b""
+        while not buf.endswith(b"(qemu) "):
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise OSError("monitor closed")
+            buf += chunk
+        return buf.decode("latin-1")
+
+    def cmd(self, text):
+        self.s.sendall(text.encode() + b"\n")
+        return self._until_prompt()
+
+    def close(self):
+        self.s.close()
+
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    fields, pos = [], 0
+    while len(fields) < 4:  # P6, width, height, maxval: blank-separated
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        end = pos
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[pos:end])
+        pos = end
+    if fields[0] != b"P6":
+        raise ValueError(f"{path}: not a binary PPM")
+    return int(fields[1]), int(fields[2]), data[pos + 1:]
+
+
+def screen_text(ppm_path, font):
+    """The characters on a framebuffer screendump: each font-sized cell from the top left is
+    compared, lit pixel for lit pixel, with every printable glyph of the font; a cell that is
+    no glyph exactly reads as NUL."""
+    width, height, px = read_ppm(ppm_path)
+    glyph_of = {}
+    for code in range(0x20, 0x7f):
+        glyph_of.setdefault(font.glyph(code), chr(code))
+    lines = []
+    for r in range(height // font.height):
+        line = []
+        for c in range(width // font.width):
+            rows = bytearray()
+            for y in range(font.height):
+                base = ((r * font.height + y) * width + c * font.width) * 3
+                bits = 0
+                for x in range(font.width):
+                    p = base + x * 3
+                    if max(px[p], px[p + 1], px[p + 2]) > FB_FG_MIN:
+                        bits |= 1 << (font.row_bytes * 8 - 1 - x)
+                rows += bits.to_bytes(font.row_bytes, "big")
+            line.append(glyph_of.get(bytes(rows), "\0"))
+        lines.append("".join(line).rstrip())
+    return "\n".join(lines)
+
+
+SENDKEY = {" ": "spc", "\n": "ret", "-": "minus", ".": "dot", "/": "slash", "=": "equal",
+           "_": "shift-minus", ",": "comma", ";": "semicolon"}
+
+
+def sendkeys(mon, text):
+    for ch in text:
+        key = SENDKEY.get(ch, ch if ch.isalnum() and ch.islower() or ch.isdigit() else None)
+        if key is None and ch.isupper():
+            key = f"shift-{ch.lower()}"
+        if key is None:
+            raise ValueError(f"no sendkey name for {ch!r}")
+        mon.cmd(f"sendkey {key}")
+
+
+def drive_screen(test, sock, build, ctx, proc, key):
+    """Reads the screen until each (text, keys) step's text shows, types its keys; keeps every
+    screen read in ctx.screens (decoded text) and the last dump under build/test-logs."""
+    sys.path.insert(0, os.path.join(TOP, "tools", "lib"))
+    import psf
+    font = psf.load(FONT)
+    pending = list(test.screen_keys)
+    ppm = os.path.join(build, "test-logs", f"screen-{test.name}.ppm")
+    seen = []
+    try:
+        mon = Monitor(sock)
+        while proc.poll() is None:
+            mon.cmd(f"screendump {ppm}")
+            try:
+                text = screen_text(ppm, font)
+            except (OSError, ValueError, IndexError):
+                text = ""
+            seen.append(text)
+            if pending and pending[0][0] in text:
+                sendkeys(mon, pending.pop(0)[1])
+            time.sleep(1)  # a poll interval, not an expectation
+        mon.close()
+    except OSError:
+        pass  # QEMU ended: the run is over
+    ctx.screens[key] = "\n\f\n".join(seen)
+
+
 def boot(test, build, ctx=None):
     """Runs QEMU; returns (exit code or None on timeout, serial log, seconds)."""
     if test.use_built_iso:
@@ -1400,7 +1632,7 @@ def boot(test, build, ctx=None):
         elf = os.path.join(os.path.abspath(build), test.kernel, "fulcrum.elf") if test.kernel else None
         iso = iso_for(build, test.kernel_cmdline(), initrd, elf)
     extra, sock = [], None
-    if test.screen:
+    if test.screen or test.screen_keys:
         sock = os.path.join(build, "test-logs", f"monitor-{test.name}.sock")
         if os.path.exists(sock):
             os.unlink(sock)
@@ -1408,9 +1640,25 @@ def boot(test, build, ctx=None):
     trace = os.path.join(build, "test-logs", f"boot-{test.name}.trace") if test.trace else None
     if trace and os.path.exists(trace):
         os.unlink(trace)
+    uefi_vars = None
+    if test.firmware == "uefi":
+        uefi_vars = qm.ovmf_vars_copy(os.path.join(build, "test-logs", f"ovmf-vars-{test.name}.fd"))
+    if test.prepare:
+        test.prepare(build)
+    for backend in test.serial_before:
+        extra += ["-serial", backend.format(build=build)]
+    extra += [a.format(build=build) for a in test.qemu_args]
     run = qm.Run(qm.PRESETS[test.preset], iso, accel="auto", memory_mib=test.memory_mib,
-                 icount=test.icount, trace=os.path.abspath(trace) if trace else None, extra=extra)
+                 icount=test.icount, trace=os.path.abspath(trace) if trace else None, extra=extra,
+                 firmware=test.firmware, uefi_vars=uefi_vars, machine=test.machine, media=test.media)
     argv = run.argv()
+    if test.serial_none:
+        i = argv.index("-serial")
+        argv[i + 1] = "none"
+    if test.serial_before:  # the ports before the console first, the console last
+        i = argv.index("-serial")
+        del argv[i:i + 2]
+        argv += ["-serial", "stdio"]
     if sock:  # the runner's own "-monitor none" would win otherwise
         i = argv.index("none", argv.index("-monitor"))
         del argv[i - 1:i + 1]
@@ -1444,6 +1692,11 @@ def boot(test, build, ctx=None):
 
     t = threading.Thread(target=reader, daemon=True)
     t.start()
+    driver = None
+    if test.screen_keys and ctx is not None:
+        driver = threading.Thread(target=drive_screen, daemon=True,
+                                  args=(test, sock, build, ctx, proc, threading.current_thread().name))
+        driver.start()
     if test.stop_marker:
         seen.wait(test.timeout)
         timed_out = proc.poll() is None and not any(test.stop_marker in c for c in chunks)
@@ -1463,6 +1716,8 @@ def boot(test, build, ctx=None):
             code = None
     proc.wait()
     t.join(5)
+    if driver:
+        driver.join(60)
     return code, "".join(chunks), time.monotonic() - start
 
 
@@ -1518,6 +1773,8 @@ def main():
     runnable = []
     for t in tests:
         why = qm.unavailable(qm.PRESETS[t.preset], version, accel)
+        if not why and t.firmware == "uefi":
+            why = qm.uefi_unavailable()
         if not why and t.icount and accel == "tcg":
             why = qm.icount_unavailable(qm.PRESETS[t.preset], version)
         if why:

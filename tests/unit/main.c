@@ -20,6 +20,7 @@
 #pragma weak acpi_madt_suite
 #pragma weak acpi_srat_suite
 #pragma weak acpi_slit_suite
+#pragma weak acpi_spcr_suite
 #pragma weak acpi_topology_suite
 #pragma weak cpumask_suite
 #pragma weak topology_suite
@@ -75,6 +76,7 @@ int main(void)
 		{ "acpi_madt", acpi_madt_suite },
 		{ "acpi_srat", acpi_srat_suite },
 		{ "acpi_slit", acpi_slit_suite },
+		{ "acpi_spcr", acpi_spcr_suite },
 		{ "acpi_topology", acpi_topology_suite },
 		{ "cpumask", cpumask_suite },
 		{ "topology", topology_suite },

@@ -627,6 +627,10 @@ START_TEST(test_framebuffer)
 	ck_assert_uint_eq(bi.fb.width, 1024);
 	ck_assert_uint_eq(bi.fb.height, 768);
 	ck_assert_uint_eq(bi.fb.bpp, 32);
+	/* No colour layout given: the usual one, 8 bits each, red highest. */
+	ck_assert_uint_eq(bi.fb.red_pos, 16);
+	ck_assert_uint_eq(bi.fb.green_pos, 8);
+	ck_assert_uint_eq(bi.fb.blue_size, 8);
 
 	/* Indexed colour: nothing to draw with, so no framebuffer. */
 	mbi_begin(&m);

@@ -18,6 +18,7 @@ Suite *acpi_tables_suite(void);
 Suite *acpi_madt_suite(void);
 Suite *acpi_srat_suite(void);
 Suite *acpi_slit_suite(void);
+Suite *acpi_spcr_suite(void);
 Suite *acpi_topology_suite(void);
 Suite *cpumask_suite(void);
 Suite *topology_suite(void);

@@ -445,6 +445,27 @@ def icount_unavailable(p, version):
     return None
 
 
+# Debian's ovmf package: UEFI firmware for QEMU, as two flash images (4 MiB layout).
+OVMF_CODE = "/usr/share/OVMF/OVMF_CODE_4M.fd"
+OVMF_VARS = "/usr/share/OVMF/OVMF_VARS_4M.fd"
+
+
+def ovmf_vars_copy(path):
+    """Writes a fresh copy of OVMF's variable store to path (each UEFI boot gets its own, so
+    no run sees what another wrote) and returns path."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    shutil.copyfile(OVMF_VARS, path)
+    return path
+
+
+def uefi_unavailable():
+    """Why a UEFI boot cannot run here, or None."""
+    for f in (OVMF_CODE, OVMF_VARS):
+        if not os.path.exists(f):
+            return f"{f} missing (Debian package ovmf; make deps)"
+    return None
+
+
 @dataclass
 class Run:
     """One QEMU invocation."""
@@ -461,6 +482,26 @@ class Run:
     # every byte the guest sends there into it (docs/tracing.md). None: no channel.
     trace: str = None
     extra: list = field(default_factory=list)
+    # The firmware: "bios" (QEMU's SeaBIOS) or "uefi" (Debian's OVMF: the code read-only,
+    # uefi_vars a writable copy of its variable store, see ovmf_vars_copy()).
+    firmware: str = "bios"
+    uefi_vars: str = None
+    machine: str = "q35"  # or "pc" (i440FX, the old PC)
+    media: str = "cdrom"  # how self.iso is attached: "cdrom" or "usb" (a USB stick, the image as a disk)
+
+    def boot_media_args(self):
+        if self.media == "usb":
+            return ["-drive", f"if=none,id=stick,format=raw,readonly=on,file={self.iso}",
+                    "-device", "qemu-xhci,id=xhci", "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=0"]
+        return ["-cdrom", self.iso, "-boot", "d"]
+
+    def firmware_args(self):
+        if self.firmware != "uefi":
+            return []
+        if not self.uefi_vars:
+            raise ValueError("UEFI boot needs uefi_vars: a writable copy of OVMF's variables")
+        return ["-drive", f"if=pflash,format=raw,unit=0,readonly=on,file={OVMF_CODE}",
+                "-drive", f"if=pflash,format=raw,unit=1,file={self.uefi_vars}"]
 
     def argv(self):
         p = self.preset
@@ -470,15 +511,15 @@ class Run:
         accel_arg = accel
         if self.icount and accel == "tcg":
             accel_arg = "tcg,thread=single"
-        args = [QEMU, "-machine", "q35", "-accel", accel_arg,
+        args = [QEMU, "-machine", self.machine, "-accel", accel_arg,
                 "-cpu", cpu_option(p, accel),
                 "-smp", f"{p.cpus},sockets={p.sockets},cores={p.cores},threads={p.threads}",
                 "-m", f"{p.memory_mib}M"]
         args += numa_args(p)
         if self.icount and accel == "tcg":
             args += ["-icount", ICOUNT]
-        args += ["-cdrom", self.iso, "-boot", "d", "-nic", "none", "-no-reboot",
-                 "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
+        args += self.firmware_args() + self.boot_media_args()
+        args += ["-nic", "none", "-no-reboot", "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04"]
         if self.trace:
             args += ["-chardev", f"file,id=fulcrum-trace,path={self.trace}",
                      "-device", "isa-debugcon,iobase=0xe9,chardev=fulcrum-trace"]
