@@ -63,6 +63,6 @@ void arch_start(void)
 	idt_init();
 	read_boot_information();
 	start_screen();
-	tsc_init(boot_tsc);
+	tsc_init(boot_tsc, &boot_info);
 	kernel_main(&boot_info);
 }
