@@ -186,6 +186,8 @@ ARCH_C := \
 	arch/x86_64/apic.c \
 	arch/x86_64/irq.c \
 	arch/x86_64/timer.c \
+	arch/x86_64/hpet.c \
+	arch/x86_64/pmtimer.c \
 	arch/x86_64/ipi.c \
 	arch/x86_64/smp.c \
 	arch/x86_64/cpuid_topology.c \
@@ -244,6 +246,8 @@ KERNEL_C := \
 	kernel/sched/task.c \
 	kernel/sched/idle.c \
 	kernel/sched/wait.c \
+	kernel/time/hrtimer.c \
+	kernel/time/hrtimer_ktest.c \
 	kernel/sched/timed_wait.c \
 	kernel/sched/timed_wait_ktest.c \
 	kernel/sched/features.c \
@@ -583,6 +587,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/task.c \
 	kernel/sched/idle.c \
 	kernel/sched/wait.c \
+	kernel/time/hrtimer.c \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \

@@ -67,7 +67,7 @@ void arch_start(void)
 	idt_init();
 	read_boot_information();
 	start_screen();
-	tsc_init(boot_tsc);
+	tsc_init(boot_tsc, &boot_info);
 	fbcon_report();
 	keyboard_init(); /* the machine's own keyboard, if it has one */
 	kernel_main(&boot_info);

@@ -53,6 +53,14 @@ static inline u8 inb(u16 port)
 	return v;
 }
 
+static inline u32 inl(u16 port)
+{
+	u32 v;
+
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
 static inline u64 rdtsc(void)
 {
 	u32 lo, hi;

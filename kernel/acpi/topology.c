@@ -452,3 +452,13 @@ void acpi_for_each_table(void (*fn)(const struct acpi_table_info *table, void *a
 {
 	acpi_tables_for_each(&tables, fn, arg);
 }
+
+int acpi_read_tables(const struct boot_info *bi, acpi_map_fn map, void *ctx, struct acpi_tables *out)
+{
+	struct acpi_rsdp_info rsdp;
+
+	memset(out, 0, sizeof(*out));
+	if (acpi_disabled() || find_rsdp(bi, map, ctx, &rsdp) != 0)
+		return -ENOENT;
+	return acpi_tables_read(&rsdp, map, ctx, acpi_checksum_policy(), out);
+}

@@ -84,6 +84,13 @@ int acpi_read_machine(const struct boot_info *bi, acpi_map_fn map, void *ctx, u3
 		      struct machine *out);
 
 /*
+ * The table list alone, read into *out for a caller that needs it before
+ * acpi_read_machine() runs (the timer calibration looks for the HPET and
+ * FADT). Returns 0, or -ENOENT (acpi=off, no RSDP, no usable root table).
+ */
+int acpi_read_tables(const struct boot_info *bi, acpi_map_fn map, void *ctx, struct acpi_tables *out);
+
+/*
  * Calls fn on every table the last acpi_read_machine() listed (refused ones
  * too), so their physical ranges can be kept out of the page allocator.
  */

@@ -8,6 +8,7 @@
 
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "time/hrtimer.h"
 
 struct task;
 
@@ -46,12 +47,13 @@ unsigned int wake_up_all_sync(struct wait_queue *wq, bool sync);
 
 /*
  * A timeout for a sleep on wait queues: armed before the caller sets its
- * sleeping state; at CPU 0's first tick at or after the deadline it fires
- * (marks itself and wakes the task that armed it). The caller tests
- * wait_timer_fired() after setting its state, like any other condition.
+ * sleeping state; at its deadline it fires (a high-resolution timer on the
+ * arming CPU, time/hrtimer.c, which implements these) and wakes the task
+ * that armed it. The caller tests wait_timer_fired() after setting its
+ * state, like any other condition.
  */
 struct wait_timer {
-	struct list_head node;
+	struct hrtimer timer;
 	struct task *task;
 	u64 deadline_ns;
 	bool fired;
@@ -60,10 +62,8 @@ struct wait_timer {
 void wait_timer_arm(struct wait_timer *t, u64 deadline_ns);
 /* Whether t fired; a full barrier, so a fire after the caller's state change is never missed. */
 bool wait_timer_fired(struct wait_timer *t);
-/* Must be called before t goes out of scope (fired or not). */
+/* Must be called before t goes out of scope (fired or not); waits out a callback in flight. */
 void wait_timer_disarm(struct wait_timer *t);
-/* CPU 0's timer tick: fires the timers whose deadline has come. */
-void wait_timeouts_tick(void);
 
 /* Sleeps until cond is true; cond is re-tested after every wake-up. */
 #define wait_event(wq, cond)                          \

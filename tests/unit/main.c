@@ -47,6 +47,7 @@
 #pragma weak console_suite
 #pragma weak futex_suite
 #pragma weak time_suite
+#pragma weak hrtimer_suite
 #pragma weak signal_suite
 #pragma weak dirent_suite
 #pragma weak fs_paths_suite
@@ -106,6 +107,7 @@ int main(void)
 		{ "console", console_suite },
 		{ "futex", futex_suite },
 		{ "time", time_suite },
+		{ "hrtimer", hrtimer_suite },
 		{ "signal", signal_suite },
 		{ "dirent", dirent_suite },
 		{ "fs_paths", fs_paths_suite },

@@ -46,6 +46,7 @@ Suite *procfs_suite(void);
 Suite *console_suite(void);
 Suite *futex_suite(void);
 Suite *time_suite(void);
+Suite *hrtimer_suite(void);
 Suite *signal_suite(void);
 Suite *dirent_suite(void);
 Suite *fs_paths_suite(void);

@@ -227,7 +227,11 @@ static void task_act(u32 cpu, struct sim_task *st, struct sim_action a)
 		burst_start(cpu, st);
 		return;
 	case SIM_SLEEP: {
-		/* A timed sleep ends at CPU 0's first tick at or after the deadline. */
+		/*
+		 * A timed sleep ends at CPU 0's first tick at or after the deadline:
+		 * the kernel's tick-granular timers ("nohighres"), kept so simulated
+		 * runs stay comparable with the recorded ones.
+		 */
 		u64 deadline = sim_now + a.ns, off = cpus[0].tick_offset, k;
 
 		k = deadline <= off ? 0 : (deadline - off + tick_ns - 1) / tick_ns;
@@ -333,8 +337,6 @@ static void on_tick(u32 cpu)
 	totals.ticks++;
 	scheduler_tick(cpu);
 	sched_topology_quiescent(cpu);
-	if (cpu == 0)
-		wait_timeouts_tick();
 	irq_exit(cpu);
 	ev_push(sim_now + tick_ns, EV_TICK, cpu, 0);
 }
@@ -404,7 +406,7 @@ bool sim_engine_run(u64 stop_ns)
 			irq_exit(ev.arg);
 			break;
 		case EV_WAKE:
-			/* A timed sleep's end, found by CPU 0's tick (wait_timeouts_tick). */
+			/* A timed sleep's end, at CPU 0's tick (see SIM_SLEEP). */
 			sim_cpu = 0;
 			sim_task_wake(tasks[ev.arg], false);
 			irq_exit(0);

@@ -64,6 +64,16 @@ u64 arch_clock_ns(void)
 {
 	return fake_clock_ns;
 }
+/* The one-shot timer: remembers what it was armed for, and how often. */
+u64 fake_timer_deadline;
+unsigned int fake_timer_programs;
+
+void arch_timer_program(u64 deadline_ns)
+{
+	fake_timer_deadline = deadline_ns;
+	fake_timer_programs++;
+}
+
 u64 arch_cycles(void)
 {
 	return __builtin_ia32_rdtsc();

@@ -9,6 +9,10 @@
 /* What arch_clock_ns() returns. */
 extern uint64_t fake_clock_ns;
 
+/* The last deadline arch_timer_program() was given, and how many times it was called. */
+extern uint64_t fake_timer_deadline;
+extern unsigned int fake_timer_programs;
+
 /* What arch_cpu_id() returns, and how many reschedule IPIs were sent. */
 extern unsigned int fake_cpu_id;
 extern unsigned int fake_reschedule_ipis;

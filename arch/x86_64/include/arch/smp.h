@@ -40,8 +40,15 @@ int arch_call_on_cpu(unsigned int cpu, void (*fn)(void *arg), void *arg, bool wa
 /* Timer interrupts taken so far by cpu. */
 u64 arch_cpu_timer_ticks(unsigned int cpu);
 
-/* Called on every CPU at each timer tick, from the interrupt handler. */
-void kernel_timer_tick(unsigned int cpu);
+/*
+ * Called once on every CPU, interrupts off, when its timer works: the
+ * kernel starts the CPU's periodic tick (every tick_ns) and from then on
+ * arms the timer itself (arch_timer_program).
+ */
+void kernel_timer_start(unsigned int cpu, u64 tick_ns);
+
+/* Called from every timer interrupt: the kernel runs the timers that are due. */
+void kernel_timer_interrupt(unsigned int cpu);
 
 /* Called at the end of every interrupt (interrupts off): the scheduler may switch tasks here. */
 void kernel_irq_exit(void);
