@@ -1382,6 +1382,7 @@ TESTS = BARE_METAL_TESTS + SERIAL_TESTS + SCREEN_TESTS + USER_TESTS + SMP_LATE_T
                      lacks("BUG:", "Kernel panic", "cmdline:", "user fault: pid 1 ")]),
     BootTest("ktest-all-2s16", "every in-kernel test passes on 16 CPUs (scheduler and live topology rebuilds)",
              preset="2s16", cmdline="ktest=all schedstat sched_features=SCHED_VERIFY", icount=True,
+             timeout=300,  # 27 s of guest time (3 of them the rt ktests): about 120 s of TCG under load
              checks=[matches(r"KTEST summary: [1-9]\d* passed, 0 failed"), lacks("FAIL"),
                      matches(r"sched_verify: [1-9]\d* checks, 0 violations"),
                      matches(r"^(?:\[[^\]]*\] )?version 15$"),
