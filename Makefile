@@ -229,6 +229,9 @@ KERNEL_C := \
 	kernel/sched/rr.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
+	kernel/sched/pelt.c \
+	kernel/sched/balance_modern.c \
+	kernel/sched/balance_modern_find.c \
 	kernel/sched/stop.c \
 	kernel/sched/stats.c \
 	kernel/sched/verify.c \
@@ -518,6 +521,9 @@ UNIT_KERNEL_C := \
 	kernel/sched/select_sbm.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
+	kernel/sched/pelt.c \
+	kernel/sched/balance_modern.c \
+	kernel/sched/balance_modern_find.c \
 	kernel/sched/stop.c \
 	kernel/sched/stats.c \
 	kernel/sched/verify.c \
@@ -647,7 +653,8 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/task.c kernel/sched/idle.c kernel/sched/wait.c kernel/sched/features.c \
 	kernel/sched/load.c kernel/sched/fair.c kernel/sched/rr.c kernel/sched/placement.c \
 	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/balance.c \
-	kernel/sched/balance_find.c kernel/sched/stop.c kernel/sched/stats.c \
+	kernel/sched/balance_find.c kernel/sched/pelt.c kernel/sched/balance_modern.c \
+	kernel/sched/balance_modern_find.c kernel/sched/stop.c kernel/sched/stats.c \
 	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c \
 	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_output.c \
 	kernel/fs/seqbuf.c

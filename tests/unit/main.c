@@ -52,6 +52,8 @@
 #pragma weak fs_select_suite
 #pragma weak madvise_suite
 #pragma weak sched_class_suite
+#pragma weak pelt_suite
+#pragma weak balance_modern_suite
 
 int main(void)
 {
@@ -86,6 +88,8 @@ int main(void)
 		{ "load", load_suite },
 		{ "fair", fair_suite },
 		{ "sched_class", sched_class_suite },
+		{ "pelt", pelt_suite },
+		{ "balance_modern", balance_modern_suite },
 		{ "vm", vm_suite },
 		{ "cpio", cpio_suite },
 		{ "initrd", initrd_suite },

@@ -51,5 +51,7 @@ Suite *fs_paths_suite(void);
 Suite *fs_select_suite(void);
 Suite *madvise_suite(void);
 Suite *sched_class_suite(void);
+Suite *pelt_suite(void);
+Suite *balance_modern_suite(void);
 
 #endif
