@@ -554,6 +554,14 @@ static u64 newidle_max_cost(const struct sched_domain *sd, u32 cpu)
 	return max ? *max : 0;
 }
 
+void modern_set_newidle_cost(const struct sched_domain *sd, u32 cpu, u64 ns)
+{
+	u64 *last_decay, *max = max_cost_of(sd, cpu, &last_decay);
+
+	if (max)
+		*max = ns;
+}
+
 static u64 max_balance_interval_ns(const struct sched_topology *t)
 {
 	u64 n = cpumask_weight(&t->online);

@@ -91,6 +91,9 @@ void modern_set_group_imbalance(const struct sched_domain *parent, u32 first_cpu
 int modern_load_balance(u32 this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
 			bool *continue_balancing);
 
+/* Sets the largest new-idle cost (ns) recorded for cpu's domain sd: tests of the avg_idle gate. */
+void modern_set_newidle_cost(const struct sched_domain *sd, u32 cpu, u64 ns);
+
 /* modern_find_busiest_group() alone: the group, *imbalance and *type as load_balance sees them. */
 struct sched_group *modern_balance_find_busiest_group(u32 this_cpu, struct sched_domain *sd,
 						      enum cpu_idle_type idle, long *imbalance,

@@ -344,6 +344,53 @@ START_TEST(test_modern_smt_spread_two_tasks)
 }
 END_TEST
 
+/*
+ * New-idle balancing: CPU 1's last task sleeps while CPU 0 has three. It
+ * pulls one only when its average idle period is longer than what
+ * balancing its base level has cost, and not at all when no CPU runs more
+ * than one task.
+ */
+static u32 newidle_pulls(u64 avg_idle_ns, u64 cost_ns, u32 on_cpu0, u64 *passes)
+{
+	struct task *mine;
+	struct sched_domain *sd;
+	u32 got;
+
+	modern_start(machine_grid(1, 4, 1, 1));
+	for (u32 i = 0; i < on_cpu0; i++)
+		bsim_task(0);
+	mine = bsim_task(1);
+	sim_schedule(0);
+	sim_schedule(1);
+	bsim_publish();
+	sd = bsim_base_sd(1);
+	for (struct sched_domain *d = sd; d; d = d->parent)
+		modern_set_newidle_cost(d, 1, cost_ns);
+	cpu_rq(1)->avg_idle = avg_idle_ns;
+	sim_sleep(mine);
+	got = cpu_rq(1)->nr_running;
+	*passes = 0;
+	for (struct sched_domain *d = sd; d; d = d->parent)
+		*passes += d->stats.lb_count[CPU_NEWLY_IDLE];
+	modern_stop();
+	return got;
+}
+
+START_TEST(test_newidle_gated_by_avg_idle)
+{
+	u64 passes;
+
+	ck_assert_uint_eq(newidle_pulls(2000000, 1000000, 3, &passes), 1);
+	ck_assert_uint_eq(passes, 1);
+	/* Idle periods shorter than a pass costs: no pass at all. */
+	ck_assert_uint_eq(newidle_pulls(500000, 1000000, 3, &passes), 0);
+	ck_assert_uint_eq(passes, 0);
+	/* Nobody runs two tasks: nothing to pull, no pass either. */
+	ck_assert_uint_eq(newidle_pulls(2000000, 0, 1, &passes), 0);
+	ck_assert_uint_eq(passes, 0);
+}
+END_TEST
+
 /* The option: two names, and anything else refused with the current choice kept. */
 START_TEST(test_balance_option)
 {
@@ -370,6 +417,7 @@ Suite *balance_modern_suite(void)
 	tcase_add_test(tc, test_overloaded_vs_busy_moves_load);
 	tcase_add_test(tc, test_smt_core_with_two_tasks);
 	tcase_add_test(tc, test_balance_option);
+	tcase_add_test(tc, test_newidle_gated_by_avg_idle);
 	suite_add_tcase(s, tc);
 	tcase_add_test(runs, test_modern_evens_10_tasks_on_4_cpus_one_llc);
 	tcase_add_test(runs, test_modern_evens_10_tasks_on_4_cpus_two_packages);
