@@ -260,6 +260,9 @@ KERNEL_C := \
 	kernel/sched/rt/rt_ktest.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
+	kernel/sched/pelt.c \
+	kernel/sched/balance_modern.c \
+	kernel/sched/balance_modern_find.c \
 	kernel/sched/stop.c \
 	kernel/sched/stats.c \
 	kernel/sched/verify.c \
@@ -600,6 +603,9 @@ UNIT_KERNEL_C := \
 	kernel/sched/select_sbm.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
+	kernel/sched/pelt.c \
+	kernel/sched/balance_modern.c \
+	kernel/sched/balance_modern_find.c \
 	kernel/sched/stop.c \
 	kernel/sched/stats.c \
 	kernel/sched/verify.c \
@@ -729,7 +735,8 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/task.c kernel/sched/idle.c kernel/sched/wait.c kernel/sched/features.c \
 	kernel/sched/load.c kernel/sched/fair.c kernel/sched/rr.c kernel/sched/placement.c \
 	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/balance.c \
-	kernel/sched/balance_find.c kernel/sched/stop.c kernel/sched/stats.c \
+	kernel/sched/balance_find.c kernel/sched/pelt.c kernel/sched/balance_modern.c \
+	kernel/sched/balance_modern_find.c kernel/sched/stop.c kernel/sched/stats.c \
 	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c \
 	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_output.c \
 	kernel/fs/seqbuf.c

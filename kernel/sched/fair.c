@@ -31,6 +31,8 @@
 #include "printk.h"
 #include "sched/sched.h"
 #include "sched/balance.h"
+#include "sched/balance_modern.h"
+#include "sched/pelt.h"
 #include "sched/select.h"
 
 static inline struct task *task_of(struct sched_entity *se)
@@ -252,6 +254,7 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	if (!(flags & ENQUEUE_WAKEUP) || (flags & ENQUEUE_WAKING))
 		se->vruntime += cfs_rq->min_vruntime;
 	update_curr(cfs_rq);
+	pelt_enqueue(rq_of(cfs_rq), task_of(se), flags);
 	account_entity_enqueue(cfs_rq, se);
 	if (flags & ENQUEUE_WAKEUP)
 		place_entity(cfs_rq, se, false);
@@ -273,6 +276,7 @@ static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
 static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	update_curr(cfs_rq);
+	pelt_dequeue(rq_of(cfs_rq), task_of(se), flags);
 	clear_buddies(cfs_rq, se);
 	if (se != cfs_rq->curr)
 		rb_erase_cached(&se->run_node, &cfs_rq->tasks_timeline);
@@ -384,6 +388,7 @@ static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (se->on_rq)
 		rb_erase_cached(&se->run_node, &cfs_rq->tasks_timeline);
+	pelt_update(rq_of(cfs_rq), task_of(se));
 	cfs_rq->curr = se;
 }
 
@@ -411,6 +416,7 @@ static void put_prev_task_fair(struct rq *rq, struct task *prev)
 		update_curr(cfs_rq);
 		rb_add_cached(&se->run_node, &cfs_rq->tasks_timeline, entity_less);
 	}
+	pelt_update(rq, prev);
 	cfs_rq->curr = NULL;
 }
 
@@ -459,6 +465,7 @@ static void task_tick_fair(struct rq *rq, struct task *curr)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 
 	update_curr(cfs_rq);
+	pelt_update(rq, curr);
 	if (cfs_rq->nr_running > 1)
 		check_preempt_tick(cfs_rq, &curr->se);
 }
@@ -574,6 +581,7 @@ static void migrate_task_rq_fair(struct task *p, u32 new_cpu)
 {
 	if (sched_feat(SCHED_VERIFY) && p->se.on_rq)
 		pr_err("sched: %s moved to cpu%u while queued on cpu%u\n", p->comm, new_cpu, p->cpu);
+	pelt_migrate(p);
 }
 
 /*
@@ -613,6 +621,7 @@ static void task_init_fair(struct task *p)
 	list_init(&se->group_node);
 	se->on_rq = false;
 	se->vruntime = 0;
+	pelt_task_init(p);
 }
 
 /*
@@ -654,6 +663,10 @@ static struct task *waiter_for_fair(struct rq *rq, u32 cpu, u32 max)
 /* The balancer (balance.c): new-idle pulling and the tick's periodic pass. */
 static void balance_fair(struct rq *rq, enum sched_balance_why why)
 {
+	if (sched_balance_modern) {
+		balance_modern(rq, why); /* sched_balance=modern: balance_modern.c */
+		return;
+	}
 	if (why == SCHED_BALANCE_NEWIDLE)
 		idle_balance_fair(rq);
 	else

@@ -52,6 +52,7 @@ struct cfs_rq {
 	u64 min_vruntime;
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr, *next, *last, *skip;
+	struct cfs_pelt pelt; /* load tracking of the queue (pelt.c) */
 };
 
 /* schedstat per-CPU counters, in /proc/schedstat version 15 order. */

@@ -15,6 +15,7 @@
 #include "lib/rbtree.h"
 #include "lib/spinlock.h"
 #include "lib/types.h"
+#include "sched/pelt.h"
 
 #define TASK_COMM_LEN 16
 
@@ -110,6 +111,7 @@ struct task {
 	u64 sum_exec_runtime;	   /* ns it has run, in total */
 	u64 prev_sum_exec_runtime; /* sum_exec_runtime when it was last picked */
 	u64 nr_migrations;	   /* times it moved to another CPU (set_task_cpu) */
+	struct sched_avg pelt;	   /* a fair task's load tracking (pelt.c) */
 
 	/* Identity and life. */
 	int pid;

@@ -56,6 +56,8 @@
 #pragma weak sched_class_suite
 #pragma weak rt_suite
 #pragma weak lab_rr_suite
+#pragma weak pelt_suite
+#pragma weak balance_modern_suite
 
 int main(void)
 {
@@ -93,6 +95,8 @@ int main(void)
 		{ "sched_class", sched_class_suite },
 		{ "rt", rt_suite },
 		{ "lab_rr", lab_rr_suite },
+		{ "pelt", pelt_suite },
+		{ "balance_modern", balance_modern_suite },
 		{ "vm", vm_suite },
 		{ "cpio", cpio_suite },
 		{ "initrd", initrd_suite },

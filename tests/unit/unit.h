@@ -55,5 +55,7 @@ Suite *madvise_suite(void);
 Suite *sched_class_suite(void);
 Suite *rt_suite(void);
 Suite *lab_rr_suite(void);
+Suite *pelt_suite(void);
+Suite *balance_modern_suite(void);
 
 #endif
