@@ -118,16 +118,27 @@ static void note_queued(struct rq *rq, struct task *p)
 	p->stats.last_queued = rq->clock;
 }
 
-/* p starts running: the wait since it was queued is run_delay. */
-static void note_picked(struct rq *rq, struct task *p)
+/*
+ * p stops waiting on rq (it is picked, or it leaves the queue): the wait since it
+ * was queued goes to run_delay, p's and rq's. Leaving counts as Linux's
+ * sched_info_dequeue does, so a queued task the balancer moves keeps the wait it had
+ * on the old queue (charged there) and starts a new stretch on the new one.
+ */
+static void note_wait_ended(struct rq *rq, struct task *p)
 {
 	if (p->stats.last_queued) {
-		u64 wait = rq->clock - p->stats.last_queued;
+		u64 wait = rq->clock > p->stats.last_queued ? rq->clock - p->stats.last_queued : 0;
 
 		p->stats.run_delay += wait;
 		rq->stats.run_delay += wait;
 		p->stats.last_queued = 0;
 	}
+}
+
+/* p starts running: the wait since it was queued is run_delay. */
+static void note_picked(struct rq *rq, struct task *p)
+{
+	note_wait_ended(rq, p);
 	p->stats.pcount++;
 	rq->stats.pcount++;
 }
@@ -161,7 +172,7 @@ void deactivate_task(struct rq *rq, struct task *p, int flags)
 	p->sched_class->dequeue_task(rq, p, flags);
 	p->on_rq = 0;
 	rq->nr_running--;
-	p->stats.last_queued = 0;
+	note_wait_ended(rq, p);
 }
 
 /*

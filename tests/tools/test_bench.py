@@ -119,6 +119,27 @@ class ParseRecordedLogs(unittest.TestCase):
         self.assertIsNone(s.wasted_ns)  # Linux has no such line
         self.assertIsNone(s.migrations)  # nor a task list
 
+    def test_linux_612_schedstat_version_16(self):
+        # Recorded from Debian's 6.12 guest (lean command line, icount): /proc/schedstat
+        # says version 16, which has the same fields as 15 in another order of idle types.
+        text = log("linux612-pipebench-2s.log")
+        r = bp.parse_run(text, kind="linux", schedstat=False)
+        self.assertIn("Linux 6.12.95+deb12-amd64, 8 CPUs online", text)
+        self.assertEqual([x.fields["metric"] for x in r.results], ["total_time", "usecs_per_op", "ops_per_sec"])
+        self.assertEqual(r.results[1].value, 131.278)
+        s = r.sched
+        self.assertEqual(s.cpus, 8)
+        self.assertEqual(s.run_ns, 14565337300 - 14491419182)  # after minus before
+        self.assertEqual(s.delay_ns, 7253670022 - 7253323934)
+        self.assertEqual(s.pulled, 0)
+        self.assertAlmostEqual(s.queued_share, 346088 / (73918118 + 346088))
+
+    def test_unknown_schedstat_version_is_an_error(self):
+        text = log("linux612-pipebench-2s.log").replace("version 16", "version 17")
+        with self.assertRaises(bp.LogError) as cm:
+            bp.parse_run(text, kind="linux", schedstat=False)
+        self.assertIn("/proc/schedstat version 17 is not one this harness reads", str(cm.exception))
+
     SYSCOST = ["syscost getpid", "syscost fork_exit_wait", "syscost pipe_round_trip", "syscost socketpair_round_trip"]
 
     def syscost_figures(self, r):
@@ -513,6 +534,65 @@ class LinuxGuest(unittest.TestCase):
         self.assertTrue(bench_linux.has_pvh_note(elf([5, 18])))
         self.assertFalse(bench_linux.has_pvh_note(elf([5, 6])))
         self.assertFalse(bench_linux.has_pvh_note(b"MZ not an elf"))
+
+    def test_zstd_payload_after_a_false_gzip_magic(self):
+        # 6.12's bzImage holds a zstd payload; a gzip magic number met by chance before it
+        # raised zlib.error, which ended the unpacker.
+        if not shutil.which("zstd"):
+            self.skipTest("no zstd tool")
+        inner = b"\x7fELF\x02\x01\x01" + bytes(range(256)) * 8
+        frame = subprocess.run(["zstd", "-c", "-q"], input=inner, capture_output=True, check=True).stdout
+        blob = b"MZ" + b"\0" * 64 + b"\x1f\x8b\x08\x00garbage" + b"\0" * 32 + frame + b"\x12\x34\x56\x78"
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "vmlinuz")
+            with open(path, "wb") as f:
+                f.write(blob)
+            self.assertEqual(bench_linux.unpack_vmlinux(path), inner)
+
+    def test_612_comes_from_backports(self):
+        calls = []
+
+        def fake_run(argv, cwd=None, **kw):
+            calls.append(argv)
+            return subprocess.CompletedProcess(argv, 100, "", "E: Failed to fetch")
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(bench_linux.subprocess, "run", fake_run):
+            with self.assertRaises(bench_linux.LinuxUnavailable) as cm:
+                bench_linux.ensure_kernel(tmp, say=lambda *_: None, series="6.12")
+        self.assertEqual(calls[0], ["apt-get", "download", "-t", "bookworm-backports", "linux-image-amd64"])
+        self.assertIn("bookworm-backports", str(cm.exception))
+
+    def test_612_refuses_the_61_package(self):
+        def fake_run(argv, cwd=None, **kw):
+            if argv[:2] == ["apt-get", "download"]:
+                open(os.path.join(cwd, argv[-1] + "_1_amd64.deb"), "w").close()
+                return subprocess.CompletedProcess(argv, 0, "", "")
+            field = {"Depends": "linux-image-6.1.0-57-amd64 (= 6.1.192-3)", "Version": "6.1.192-3"}[argv[-1]]
+            return subprocess.CompletedProcess(argv, 0, field + "\n", "")
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(bench_linux.subprocess, "run", fake_run):
+            with self.assertRaises(bench_linux.LinuxUnavailable) as cm:
+                bench_linux.ensure_kernel(tmp, say=lambda *_: None, series="6.12")
+        self.assertIn("6.1.192-3 for Linux 6.12", str(cm.exception))
+
+    def test_series(self):
+        self.assertEqual(bench_linux.parse_series("6.1,6.12,6.1"), ["6.1", "6.12"])
+        with self.assertRaises(ValueError):
+            bench_linux.parse_series("5.4")
+        self.assertEqual(bench_linux.series_cache("/c", "6.1"), "/c")
+        self.assertEqual(bench_linux.series_cache("/c", "6.12"), "/c/6.12")
+
+    def test_lean_command_line(self):
+        line = bench_linux.append_line("/bin/hackbench -g 2")
+        self.assertIn(" cryptomgr.notests lsm=capability init_on_alloc=0 psi=0 numa_balancing=disable "
+                      "randomize_kstack_offset=off audit=0 cgroup_disable=memory nowatchdog -- /bin/hackbench", line)
+        self.assertEqual(bench_linux.append_line("/bin/x", lean="nosmt"), bench_linux.LINUX_APPEND + " nosmt -- /bin/x")
+
+    def test_icount_hides_erms_and_fsrm(self):
+        with mock.patch.object(qm, "qemu_version", return_value=(10, 0, 2)):
+            plain = bench_run.machine_argv("2s", "x.iso", "tcg", False)
+            det = bench_run.machine_argv("2s", "x.iso", "tcg", True, seed=1)
+        cpu = plain[plain.index("-cpu") + 1]
+        self.assertNotIn("erms", cpu)
+        self.assertEqual(det[det.index("-cpu") + 1], cpu + ",-erms,-fsrm")
 
     def test_no_network_is_a_plain_error(self):
         with tempfile.TemporaryDirectory() as tmp, \

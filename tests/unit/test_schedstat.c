@@ -1,7 +1,8 @@
 /*
  * Host tests of schedstat (kernel/sched/stats.c): the version 15 report,
- * Linux's hex masks, the wasted-CPU figure and the per-CPU migration
- * totals (core.c), on balance_sim.h's machine.
+ * Linux's hex masks, the wasted-CPU figure, the per-CPU migration
+ * totals and run_delay across a balancer move (core.c), on balance_sim.h's
+ * machine.
  */
 #include <string.h>
 
@@ -159,6 +160,54 @@ START_TEST(test_migrations_counted_on_destination)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- run_delay */
+
+/*
+ * A queued task the balancer moves keeps the wait it had on its old queue: the
+ * part before the move is charged to the old runqueue, the rest to the new one,
+ * and the task's run_delay is the whole wait from enqueue to pick (Linux adds the
+ * wait at dequeue, sched_info_dequeue). Before the fix the first part was lost.
+ */
+START_TEST(test_run_delay_survives_a_move)
+{
+	struct rq *src, *dst;
+	struct task *w;
+	u64 queued, before_src, before_dst;
+
+	bsim_start(machine_grid(1, 4, 1, 1));
+	w = bsim_task(0);
+	bsim_task(1);
+	bsim_publish();
+	src = cpu_rq(0);
+	dst = cpu_rq(2);
+	ck_assert(!task_running(src, w));
+	queued = w->stats.last_queued;
+	ck_assert_uint_ne(queued, 0);
+	ck_assert_uint_eq(w->stats.run_delay, 0);
+	before_src = src->stats.run_delay;
+	before_dst = dst->stats.run_delay;
+
+	fake_clock_ns += 3 * SIM_TICK_NS; /* waits 3 ticks on CPU 0 */
+	double_rq_lock(src, dst);
+	update_rq_clock(src);
+	update_rq_clock(dst);
+	move_queued_task(src, dst, w);
+	double_rq_unlock(src, dst);
+	ck_assert_uint_eq(src->stats.run_delay - before_src, src->clock - queued);
+	ck_assert_uint_eq(w->stats.last_queued, dst->clock);
+
+	fake_clock_ns += 2 * SIM_TICK_NS; /* and 2 more on CPU 2 before it runs */
+	sim_schedule(2);
+	ck_assert_ptr_eq(dst->curr, w);
+	ck_assert_uint_eq(w->stats.last_queued, 0);
+	ck_assert_uint_eq(w->stats.run_delay, dst->clock - queued);
+	ck_assert_uint_ge(w->stats.run_delay, 5 * SIM_TICK_NS);
+	ck_assert_uint_eq((src->stats.run_delay - before_src) + (dst->stats.run_delay - before_dst),
+			  w->stats.run_delay);
+	bsim_stop();
+}
+END_TEST
+
 /* Tasks the balancer spreads from CPU 0: the queues' totals match the tasks' own counts. */
 START_TEST(test_migrations_total_matches_tasks)
 {
@@ -195,6 +244,7 @@ Suite *schedstat_suite(void)
 	tcase_add_test(tc, test_wasted_idle_time);
 	tcase_add_test(tc, test_migrations_counted_on_destination);
 	tcase_add_test(tc, test_migrations_total_matches_tasks);
+	tcase_add_test(tc, test_run_delay_survives_a_move);
 	suite_add_tcase(s, tc);
 	return s;
 }

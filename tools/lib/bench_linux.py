@@ -1,11 +1,13 @@
 """Linux as a peer: a Linux guest built from Debian packages, run on the same QEMU machine.
 
-The kernel comes from Debian's linux-image-amd64 metapackage: its
-dependency names the real package (linux-image-<abi>-amd64), which is
-downloaded with `apt-get download` and unpacked, not installed; only its
-boot/ files are taken. The compressed bzImage is unpacked again into the
-ELF vmlinux, which QEMU boots directly through the PVH entry point: that
-skips the decompressor, about 6 s per boot under TCG. The initramfs (cpio
+The kernel comes from Debian's linux-image-amd64 metapackage of one suite
+(SERIES: 6.1 from bookworm, 6.12 from bookworm-backports, which apt must
+be told to take it from with -t): its dependency names the real package
+(linux-image-<abi>-amd64), which is downloaded with `apt-get download` and
+unpacked, not installed; only its boot/ files are taken. The compressed
+bzImage (xz for 6.1, zstd for 6.12, unpacked with the zstd tool) is
+unpacked again into the ELF vmlinux, which QEMU boots directly through the
+PVH entry point: that skips the decompressor, about 6 s per boot under TCG. The initramfs (cpio
 newc, gzip) holds busybox-static's busybox, the workload binaries (the same
 static musl files Fulcrum runs) and a small /init that runs the command
 line given after "--" on the kernel command line, reports its end in the
@@ -15,8 +17,9 @@ bench_trace=1 on the command line (tools/bench --trace) it also records the
 scheduler's trace events in tracefs during the workload and prints the
 trace file on the console between two marker lines.
 
-Everything lands in the cache directory (build/linux/ by default) and is
-reused: the network is only needed the first time.
+Everything lands in the cache directory (build/linux/ by default; one
+folder per series, busybox shared) and is reused: the network is only
+needed the first time.
 """
 import gzip
 import hashlib
@@ -29,6 +32,7 @@ import stat
 import struct
 import subprocess
 import tarfile
+import zlib
 
 META_PACKAGE = "linux-image-amd64"
 BUSYBOX_PACKAGE = "busybox-static"
@@ -38,6 +42,20 @@ BUSYBOX_PACKAGE = "busybox-static"
 # mitigations=off: Fulcrum has no Spectre/Meltdown mitigations either, so system
 # calls and switches pay the same kind of cost on both kernels.
 LINUX_APPEND = "console=ttyS0 quiet panic=-1 schedstats=enable mitigations=off"
+
+# The lean peer: what tools/bench adds to LINUX_APPEND unless --linux-cmdline says
+# otherwise. Debian's kernels run work a scheduler comparison should not pay for:
+# the crypto self-tests (6.12 runs them after /init, during the workload), LSM hooks
+# beyond capabilities, zeroing of every allocation, pressure stall accounting, NUMA
+# balancing's page faults, the random stack offset of each system call, the audit
+# subsystem, the memory cgroup's accounting and the lockup watchdogs.
+LEAN_CMDLINE = ("cryptomgr.notests lsm=capability init_on_alloc=0 psi=0 numa_balancing=disable "
+                "randomize_kstack_offset=off audit=0 cgroup_disable=memory nowatchdog")
+
+# The Linux series tools/bench --linux knows: the Debian suite each comes from (None:
+# apt's default release) and the upstream version its package must start with.
+SERIES = {"6.1": None, "6.12": "bookworm-backports"}
+DEFAULT_SERIES = "6.1"
 
 INIT_SCRIPT = """#!/bin/sh
 # The Linux guest's /init, written by tools/bench (tools/lib/bench_linux.py):
@@ -125,13 +143,16 @@ def _run(argv, cwd=None, what=None):
     return p.stdout
 
 
-def apt_download(package, directory):
-    """`apt-get download package` into directory; returns the .deb's path."""
+def apt_download(package, directory, release=None):
+    """`apt-get download package` into directory, from the suite release when one is
+    given (`-t release`: the default release for this download); returns the .deb's path."""
     os.makedirs(directory, exist_ok=True)
     before = set(os.listdir(directory))
+    argv = ["apt-get", "download"] + (["-t", release] if release else []) + [package]
     try:
-        _run(["apt-get", "download", package], cwd=directory,
-             what=f"apt-get download {package} (no network, or no Debian package lists?)")
+        _run(argv, cwd=directory,
+             what=f"{' '.join(argv)} (no network, or no Debian package lists"
+             + (f" for {release}?)" if release else "?)"))
     except FileNotFoundError:
         raise LinuxUnavailable("apt-get not found: the Linux guest is built from Debian packages") from None
     new = [f for f in set(os.listdir(directory)) - before if f.endswith(".deb")]
@@ -177,11 +198,25 @@ def extract_files(deb, directory, prefix):
 
 
 # Magic numbers of the compressed payload inside a bzImage, and how to unpack each.
-PAYLOADS = ((b"\xfd7zXZ\x00", "xz"), (b"\x1f\x8b\x08", "gzip"))
+PAYLOADS = ((b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"), (b"\x1f\x8b\x08", "gzip"))
+
+
+def unzstd(blob):
+    """What the zstd tool makes of blob's first frame (the standard library has no zstd).
+    A bzImage's payload is followed by its size and more, which zstd calls an unknown
+    format and exits 1 for: the output counts, not the status."""
+    try:
+        p = subprocess.run(["zstd", "-d", "-c", "-q"], input=blob, capture_output=True)
+    except FileNotFoundError:
+        raise LinuxUnavailable("the kernel is zstd-compressed and the zstd tool is missing "
+                               "(tools/install-deps installs it)") from None
+    return p.stdout
 
 
 def unpack_vmlinux(vmlinuz):
-    """The ELF kernel inside a bzImage (xz or gzip payload), or None if none is found."""
+    """The ELF kernel inside a bzImage (xz, zstd or gzip payload), or None if none is found.
+    A magic number can also occur by chance elsewhere in the file: each occurrence is
+    tried, and one that does not unpack to an ELF file is passed over."""
     with open(vmlinuz, "rb") as f:
         blob = f.read()
     for magic, kind in PAYLOADS:
@@ -190,9 +225,11 @@ def unpack_vmlinux(vmlinuz):
             try:
                 if kind == "xz":
                     out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(blob[start:])
+                elif kind == "zstd":
+                    out = unzstd(blob[start:])
                 else:
                     out = gzip.GzipFile(fileobj=io.BytesIO(blob[start:])).read()
-            except (lzma.LZMAError, OSError, EOFError):
+            except (lzma.LZMAError, zlib.error, OSError, EOFError):
                 out = b""
             if out.startswith(b"\x7fELF"):
                 return out
@@ -221,22 +258,48 @@ def has_pvh_note(elf):
     return False
 
 
-def ensure_kernel(cache, refresh=False, say=print):
-    """The Linux kernel to boot, downloading and unpacking it on first use. Returns a dict:
-    package, version, uname (the release), kernel (the file for -kernel), how ("pvh" or
-    "bzimage")."""
+def parse_series(text):
+    """tools/bench --linux's value ("6.1", "6.1,6.12") -> the series, checked and in order."""
+    out = []
+    for name in (x.strip() for x in text.split(",")):
+        if name not in SERIES:
+            raise ValueError(f"unknown Linux series {name!r}: known are {', '.join(SERIES)}")
+        if name not in out:
+            out.append(name)
+    if not out:
+        raise ValueError("--linux needs a series, such as 6.1 or 6.1,6.12")
+    return out
+
+
+def series_cache(cache, series):
+    """The folder of one series' kernel: the cache itself for 6.1 (as before series
+    existed), cache/<series> for the others."""
+    return cache if series == DEFAULT_SERIES else os.path.join(cache, series)
+
+
+def ensure_kernel(cache, refresh=False, say=print, series=DEFAULT_SERIES):
+    """The Linux kernel of one series to boot, downloading and unpacking it on first use.
+    Returns a dict: series, package, version, uname (the release), kernel (the file for
+    -kernel), how ("pvh" or "bzimage")."""
+    release = SERIES[series]
+    cache = series_cache(cache, series)
     info_path = os.path.join(cache, "kernel.json")
     if not refresh and os.path.exists(info_path):
         with open(info_path) as f:
             info = json.load(f)
         if os.path.exists(info.get("kernel", "")):
+            info.setdefault("series", series)
             return info
     debs = os.path.join(cache, "debs")
-    say(f"bench: fetching Debian's {META_PACKAGE} (apt-get download) into {debs}")
-    meta = apt_download(META_PACKAGE, debs)
+    say(f"bench: fetching Debian's {META_PACKAGE}" + (f" from {release}" if release else "")
+        + f" (apt-get download) into {debs}")
+    meta = apt_download(META_PACKAGE, debs, release)
     package = real_kernel_package(deb_field(meta, "Depends"))
-    deb = apt_download(package, debs)
+    deb = apt_download(package, debs, release)
     version = deb_field(deb, "Version")
+    if not re.match(re.escape(series) + r"\.", version):
+        raise LinuxUnavailable(f"apt-get took {package} {version} for Linux {series} "
+                               f"(is {release or 'the default suite'} in the package lists?)")
     say(f"bench: unpacking {os.path.basename(deb)} (boot files only)")
     files = extract_files(deb, os.path.join(cache, "boot"), "boot/")
     vmlinuz = next((f for f in files if os.path.basename(f).startswith("vmlinuz-")), None)
@@ -249,8 +312,8 @@ def ensure_kernel(cache, refresh=False, say=print):
         kernel, how = os.path.join(cache, "boot", f"vmlinux-{uname}"), "pvh"
         with open(kernel, "wb") as f:
             f.write(elf)
-    info = {"package": package, "version": version, "uname": uname, "kernel": kernel, "how": how,
-            "vmlinuz": vmlinuz}
+    info = {"series": series, "package": package, "version": version, "uname": uname, "kernel": kernel,
+            "how": how, "vmlinuz": vmlinuz}
     with open(info_path, "w") as f:
         json.dump(info, f, indent=1)
     return info
@@ -330,9 +393,10 @@ def build_initramfs(cache, busybox, bin_dir):
     return out, sorted(programs)
 
 
-def append_line(command, extra=""):
-    """The kernel command line for one run: the fixed part, extra, then -- and the workload."""
-    return " ".join(x for x in (LINUX_APPEND, extra.strip(), "--", command) if x)
+def append_line(command, extra="", lean=LEAN_CMDLINE):
+    """The kernel command line for one run: the fixed part, the lean options (or what
+    --linux-cmdline gave instead), extra, then -- and the workload."""
+    return " ".join(x for x in (LINUX_APPEND, lean.strip(), extra.strip(), "--", command) if x)
 
 
 def qemu_argv(run_argv, kernel, initramfs, append):

@@ -4,7 +4,7 @@ A run's log holds the workload's `RESULT name=<bench> key=value ...
 value=<number> unit=<unit>` lines (docs/architecture.md, "Talking to the host"),
 init's line saying how the workload ended, and, when the kernel was booted
 with `schedstat`, its end-of-run scheduler report: /proc/schedstat version
-15 lines, `wasted cpuN <ns>`, `migrations cpuN <count>` (logs from before
+15 lines (Linux 6.12 prints version 16, read the same way), `wasted cpuN <ns>`, `migrations cpuN <count>` (logs from before
 that line existed lack it) and one line per task. parse_run() turns a log
 into a RunLog, or raises LogError saying plainly what is wrong with it (cut
 short, garbled, a crash, a workload that failed), so no half-read run ever
@@ -28,9 +28,15 @@ CRASH = ("Kernel panic", "BUG: ", "Oops: ")  # at the start of a line
 FULCRUM_READY = "fulcrum: ready"
 FULCRUM_HALTED = "fulcrum: halted"
 
+# The /proc/schedstat versions read: 15 (Fulcrum, Linux 3.8 to 6.11) and 16 (Linux 6.12),
+# which only swapped the first two idle types' columns; the sums below use all three.
+# Any other version line fails the run instead of being passed over.
+SCHEDSTAT_VERSIONS = ("version 15", "version 16")
+VERSION_LINE = re.compile(r"^version \d+$")
 # A /proc/schedstat version 15 domain line: the mask, then 36 counters. Per idle type
-# (idle, busy, newly idle) 8 counters, lb_gained 5th; then alb_count, alb_failed,
-# alb_pushed, sbe_*, sbf_*, ttwu_wake_remote, ttwu_move_affine, ttwu_move_balance.
+# (idle, busy, newly idle; version 16: busy, idle, newly idle) 8 counters, lb_gained 5th;
+# then alb_count, alb_failed, alb_pushed, sbe_*, sbf_*, ttwu_wake_remote,
+# ttwu_move_affine, ttwu_move_balance.
 DOMAIN_FIELDS = 36
 LB_GAINED = (4, 12, 20)
 ALB_PUSHED = 26
@@ -133,7 +139,7 @@ def _ints(words, n, what, number):
 
 
 def parse_schedstat(lines, start):
-    """The report from its `version 15` line (index start) on -> SchedStat."""
+    """The report from its `version 15` (or 16) line (index start) on -> SchedStat."""
     s = SchedStat()
     wasted, migrations = {}, {}
     cpus = set()
@@ -244,13 +250,17 @@ def parse_run(text, kind="fulcrum", schedstat=True):
         raise LogError(f"{program} exited with status 0 but printed no RESULT lines")
 
     sched = None
-    starts = [j for j in range(i, len(lines)) if lines[j].strip() == "version 15"]
+    for j, line in enumerate(lines):
+        if VERSION_LINE.match(line.strip()) and line.strip() not in SCHEDSTAT_VERSIONS:
+            raise LogError(f"line {j + 1}: /proc/schedstat {line.strip()} is not one this harness reads "
+                           f"({' and '.join(SCHEDSTAT_VERSIONS)})")
+    starts = [j for j in range(i, len(lines)) if lines[j].strip() in SCHEDSTAT_VERSIONS]
     if schedstat and not starts:
         raise LogError(f"no schedstat report after the workload ended (no 'version 15' line; "
                        f"cut short?); last line: {last!r}")
     if starts:
         sched = parse_schedstat(lines, starts[-1])
-        before = [j for j in range(i) if lines[j].strip() == "version 15"]
+        before = [j for j in range(i) if lines[j].strip() in SCHEDSTAT_VERSIONS]
         if before:
             sched = sched.minus(parse_schedstat(lines, before[-1]))
     if kind == "fulcrum" and not any(ln.startswith(FULCRUM_HALTED) for ln in lines[i:]):

@@ -6,7 +6,8 @@ init runs the workload, powers off, the kernel prints its scheduler report
 and QEMU exits (isa-debug-exit). ISOs are cached by the kernel, the initrd
 and the command line, so every run of one configuration boots the same
 file. Both kernels run on qemu_machine's command line for the preset; in
-deterministic mode (icount) QEMU's random seed and RTC are fixed too.
+deterministic mode (icount) QEMU's random seed and RTC are fixed too, and
+the CPU model loses ERMS and FSRM (PATH_LENGTH_CPU).
 """
 import hashlib
 import os
@@ -19,6 +20,11 @@ import qemu_machine as qm
 # Characters GRUB would read in a command line (tools/mkiso refuses them).
 GRUB_SPECIAL = set(";&|$`\\\"'{}")
 ICOUNT_RTC = "base=2026-01-01,clock=vm"
+# icount charges rep movsb/stosb per byte moved, so a kernel that copies with them
+# (Linux does when CPUID shows ERMS or FSRM) looks slower than its real path length;
+# icount runs hide both from both kernels. Fulcrum does not look at these flags: its
+# memcpy is a plain loop and its user copies use rep movsb either way.
+PATH_LENGTH_CPU = "-erms,-fsrm"
 
 
 def fulcrum_cmdline(variant, program, args, schedstat=True):
@@ -71,7 +77,11 @@ def machine_argv(preset, media, accel, icount, seed=None, memory_mib=0, trace=No
         extra = ["-seed", str(seed if seed is not None else 1), "-rtc", ICOUNT_RTC]
     run = qm.Run(qm.PRESETS[preset], media, accel=accel, memory_mib=memory_mib, icount=icount,
                  trace=trace, extra=extra)
-    return run.argv()
+    argv = run.argv()
+    if extra:
+        i = argv.index("-cpu") + 1
+        argv[i] += "," + PATH_LENGTH_CPU
+    return argv
 
 
 def linux_argv(preset, kernel, initramfs, append, accel, icount, seed=None, memory_mib=0):
