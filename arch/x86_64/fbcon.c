@@ -2,7 +2,7 @@
  * Framebuffer text console. The characters on screen are kept in a cell
  * array. Each glyph is rendered once, at start, into the framebuffer's own
  * pixel format (when the font is small enough), so drawing a character is
- * copying its rows. Scrolling jumps a quarter of the screen at a time: the
+ * copying its rows. Scrolling jumps half the screen at a time: the
  * pixel rows are moved up in one copy and only the freed rows are cleared,
  * so a boot log costs few scrolls.
  */
@@ -91,17 +91,16 @@ static void fill_glyph_cache(void)
 	}
 }
 
-/* Copies n bytes (a glyph row) to the framebuffer: whole words where it can. */
+/* Copies n bytes (a glyph row) to the framebuffer: a string copy of words where it can. */
 static void copy_row(volatile u8 *dst, const u8 *src, u32 n)
 {
-	u32 i = 0;
+	if ((((uintptr_t)dst | n) & 7) == 0) {
+		size_t words = n / 8;
 
-	if (((uintptr_t)dst & 7) == 0)
-		for (; i + 8 <= n; i += 8)
-			*(volatile u64 *)(dst + i) = *(const u64 *)(src + i);
-	for (; i + 4 <= n; i += 4)
-		*(volatile u32 *)(dst + i) = *(const u32 *)(src + i);
-	for (; i < n; i++)
+		__asm__ volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(words) : : "memory");
+		return;
+	}
+	for (u32 i = 0; i < n; i++)
 		dst[i] = src[i];
 }
 
@@ -144,12 +143,11 @@ static void clear_pixel_rows(u32 y0, u32 y1)
 		volatile u8 *p = fb_base + (size_t)y * fb_pitch;
 
 		if (bg_pixel == 0) {
-			volatile u64 *q = (volatile u64 *)p;
-			u32 words = fb_width * fb_bytespp / 8;
+			size_t words = fb_width * fb_bytespp / 8;
+			volatile u8 *q = p;
 
-			for (u32 i = 0; i < words; i++)
-				q[i] = 0;
-			for (u32 i = words * 8; i < fb_width * fb_bytespp; i++)
+			__asm__ volatile("rep stosq" : "+D"(q), "+c"(words) : "a"(0UL) : "memory");
+			for (u32 i = fb_width * fb_bytespp / 8 * 8; i < fb_width * fb_bytespp; i++)
 				p[i] = 0;
 		} else {
 			for (u32 x = 0; x < fb_width; x++, p += fb_bytespp)
@@ -158,26 +156,27 @@ static void clear_pixel_rows(u32 y0, u32 y1)
 	}
 }
 
-/* Copies n bytes from src down to dst < src, front to back, in words (pitches are even). */
+/*
+ * Copies n bytes from src down to dst < src, front to back: rep movsq over the
+ * words (a string copy is also what write-combining memory handles best).
+ */
 static void move_up(volatile u8 *dst, const volatile u8 *src, size_t n)
 {
-	size_t i = 0;
+	size_t words = n / 8;
 
-	if ((((uintptr_t)dst | (uintptr_t)src) & 7) == 0)
-		for (; i + 8 <= n; i += 8)
-			*(volatile u64 *)(dst + i) = *(const volatile u64 *)(src + i);
-	for (; i < n; i++)
+	__asm__ volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(words) : : "memory");
+	for (size_t i = 0; i < n % 8; i++)
 		dst[i] = src[i];
 }
 
 /*
- * Jump scroll: a quarter of the screen at once. Rows still to be drawn are drawn
+ * Jump scroll: half the screen at once. Rows still to be drawn are drawn
  * first, then the pixels move up in one copy and the freed rows are cleared.
  */
 static void scroll(void)
 {
 	const struct console_font *f = &console_font;
-	u32 step = rows / 4 ? rows / 4 : 1;
+	u32 step = rows / 2 ? rows / 2 : 1;
 	u32 keep = (rows - step) * f->height;
 
 	for (u32 r = step; r < rows; r++)
