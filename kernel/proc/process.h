@@ -82,6 +82,10 @@ struct process {
 	bool oom_victim;	  /* the OOM killer sent it SIGKILL (proc_lock) */
 	u64 oom_kill_ns;	  /* when */
 	bool mem_released;	  /* its address space is put back (exit.c) */
+
+	/* setitimer(ITIMER_REAL) and alarm (proc/itimer.c). */
+	struct hrtimer itimer_real;
+	u64 itimer_interval_ns;
 };
 
 extern struct spinlock proc_lock;
