@@ -313,6 +313,7 @@ KERNEL_C := \
 	kernel/proc/init.c \
 	kernel/proc/futex.c \
 	kernel/proc/sys_time.c \
+	kernel/proc/itimer.c \
 	kernel/proc/sys_sched.c \
 	kernel/proc/sys_info.c \
 	kernel/proc/signal.c \

@@ -114,7 +114,8 @@ int main(int argc, char **argv)
 			max = s[i].max;
 	}
 	bench_result((double)sum / (double)(loops * nr_threads) / 1000.0, "us",
-		     "threads=%ld interval_us=%ld loops=%ld metric=avg", nr_threads, interval_us, loops);
+		     "threads=%ld interval_us=%ld loops=%ld metric=avg", nr_threads, interval_us,
+		     loops);
 	bench_result((double)max / 1000.0, "us", "threads=%ld interval_us=%ld loops=%ld metric=max",
 		     nr_threads, interval_us, loops);
 	free(s);

@@ -1,10 +1,12 @@
 /*
  * Time from the TSC. Its rate is measured against a reference clock, the
- * first that exists of: PIT channel 2 (gated for a fixed count of its
- * 1.193182 MHz input), the HPET's main counter (ACPI HPET table), the
+ * first that exists of: PIT channel 2 (its count at 1.193182 MHz read
+ * with the TSC on either side, of five rounds the one bracketed most
+ * tightly), the HPET's main counter (ACPI HPET table), the
  * ACPI PM timer (FADT); failing those it is taken from CPUID leaf 0x15
  * (crystal x ratio) or 0x16 (base MHz). A measurement counts TSC ticks
- * over 10 ms of the reference, three times, keeping the median. The PIT
+ * over 10 ms of the reference (HPET and PM timer: three times, keeping
+ * the median). The PIT
  * needs only I/O ports and is used at kernel entry; the others need the
  * ACPI tables and MMIO mappings, so on a machine without a PIT the clock
  * reads 0 until tsc_calibrate_late(), early in the timer's set-up.
@@ -31,6 +33,7 @@
 #define PIT_PROBE_READS	 1000
 #define CALIBRATE_MS	 10
 #define CALIBRATE_ROUNDS 3
+#define PIT_ROUNDS	 5
 #define POLL_LIMIT	 (1ULL << 32) /* TSC ticks: gives up if the reference never moves */
 #define LOW_4G		 (4ULL << 30)
 
@@ -66,23 +69,74 @@ static bool pit_probe(void)
 	return false;
 }
 
+/*
+ * Channel 2's count, latched, with the TSC read just before and just
+ * after: *tsc is their midpoint, the return value their distance (how
+ * uncertain *tsc is: large when the CPU was taken away meanwhile, as a
+ * vCPU on a loaded host often is).
+ */
+static u64 pit_read_pair(u16 *count, u64 *tsc)
+{
+	u64 t0 = rdtsc(), t1;
+
+	outb(PIT_COMMAND, 0x80); /* latch channel 2's count */
+	*count = inb(PIT_CH2_DATA);
+	*count |= (u16)(inb(PIT_CH2_DATA) << 8);
+	t1 = rdtsc();
+	*tsc = t0 + (t1 - t0) / 2;
+	return t1 - t0;
+}
+
+/*
+ * One round: channel 2 counts down from 0xffff (55 ms); the TSC is read
+ * with the count at the start and once CALIBRATE_MS of counts have gone.
+ * Both clocks run on meanwhile, so only the two reads' brackets matter:
+ * *spread gets the larger. A round that saw the count wrap (output high)
+ * or never saw it move gives 0.
+ */
+static u64 pit_round(u64 *spread)
+{
+	const u16 want = PIT_HZ * CALIBRATE_MS / 1000;
+	u16 c0, c1;
+	u64 t0, t1, s0, s1, begin = rdtsc();
+
+	outb(PIT_GATE_PORT, (inb(PIT_GATE_PORT) & ~0x02) | 0x01);
+	outb(PIT_COMMAND, 0xb0); /* channel 2, lobyte/hibyte, mode 0 (out high at terminal count) */
+	outb(PIT_CH2_DATA, 0xff);
+	outb(PIT_CH2_DATA, 0xff);
+	do {
+		s0 = pit_read_pair(&c0, &t0);
+		if (rdtsc() - begin > POLL_LIMIT)
+			return 0;
+	} while (c0 == 0xffff); /* counting has begun */
+	do {
+		s1 = pit_read_pair(&c1, &t1);
+		if (rdtsc() - begin > POLL_LIMIT || (inb(PIT_GATE_PORT) & 0x20))
+			return 0;
+	} while ((u16)(c0 - c1) < want);
+	*spread = s0 > s1 ? s0 : s1;
+	return (t1 - t0) * PIT_HZ / (u16)(c0 - c1);
+}
+
+/*
+ * The PIT's figure: of PIT_ROUNDS rounds, the one whose reads were
+ * bracketed most tightly, so a round in which the CPU was taken away at
+ * the wrong moment is not used.
+ */
 static u64 pit_measure_tsc(const void *arg)
 {
-	u16 count = PIT_HZ * CALIBRATE_MS / 1000;
-	u64 start, now;
+	u64 best = 0, best_spread = ~0ULL;
 
 	(void)arg;
-	outb(PIT_GATE_PORT, (inb(PIT_GATE_PORT) & ~0x02) | 0x01);
-	outb(PIT_COMMAND, 0xb0); /* channel 2, lobyte/hibyte, mode 0 (interrupt on terminal count) */
-	outb(PIT_CH2_DATA, count & 0xff);
-	outb(PIT_CH2_DATA, count >> 8);
-	start = rdtsc();
-	do {
-		now = rdtsc();
-		if (now - start > POLL_LIMIT)
-			return 0;
-	} while (!(inb(PIT_GATE_PORT) & 0x20));
-	return (now - start) * 1000 / CALIBRATE_MS;
+	for (int i = 0; i < PIT_ROUNDS; i++) {
+		u64 spread = 0, hz = pit_round(&spread);
+
+		if (hz && spread < best_spread) {
+			best = hz;
+			best_spread = spread;
+		}
+	}
+	return best;
 }
 
 /* TSC ticks per second over CALIBRATE_MS of a free-running counter; 0 if it does not move. */
@@ -185,7 +239,7 @@ void tsc_init(u64 entry, const struct boot_info *bi)
 		pr_info("tsc: no PIT; calibrating once the ACPI tables can be read\n");
 		return;
 	}
-	hz = median_of_rounds(pit_measure_tsc, NULL);
+	hz = pit_measure_tsc(NULL);
 	if (hz)
 		set_rate(hz, "PIT");
 	else
@@ -199,7 +253,7 @@ static void compare_references(bool have_tables)
 	const char *source;
 	u64 hz;
 
-	if (pit_exists && (hz = median_of_rounds(pit_measure_tsc, NULL)))
+	if (pit_exists && (hz = pit_measure_tsc(NULL)))
 		print_mhz("compare: ", hz, "PIT");
 	if (have_tables && hpet_ref_clock(&tables, &r) &&
 	    (hz = median_of_rounds(counter_measure_tsc, &r)))

@@ -22,6 +22,7 @@
 #include "panic.h"
 #include "printk.h"
 #include "proc/futex.h"
+#include "proc/itimer.h"
 #include "proc/proc_internal.h"
 #include "proc/signal.h"
 #include "proc/syscall.h"
@@ -151,6 +152,7 @@ void thread_exit(int status)
 	spin_unlock_irqrestore(&proc_lock, irq);
 
 	if (last) {
+		itimer_exit(p); /* no thread is left to re-arm it */
 		process_release(p, t);
 		/*
 		 * Our own references: once p is a zombie its parent may reap and

@@ -22,6 +22,7 @@
 #include "mm/page_alloc.h"
 #include "mm/vm.h"
 #include "proc/current.h"
+#include "proc/itimer.h"
 #include "proc/proc_internal.h"
 #include "proc/signal.h"
 #include "proc/syscall.h"
@@ -105,6 +106,7 @@ struct process *process_alloc(void)
 	p->start_ns = arch_clock_ns();
 	p->nproc_cur = p->nproc_max = proc_max_threads();
 	p->timer_slack_ns = PROC_TIMER_SLACK_NS;
+	itimer_init(p);
 	return p;
 }
 

@@ -98,6 +98,9 @@ struct process {
 	u64 timer_slack_ns;	      /* PR_SET_TIMERSLACK (Linux's default 50 us) */
 	u32 nr_groups;		      /* setgroups: supplementary groups */
 	u32 groups[PROC_NGROUPS];
+	/* setitimer(ITIMER_REAL) and alarm (proc/itimer.c). */
+	struct hrtimer itimer_real;
+	u64 itimer_interval_ns;
 };
 
 extern struct spinlock proc_lock;

@@ -472,7 +472,7 @@ def watchdog_test(name, doc, cmdline, checks, preset="smt", **kw):
 # case and a summary. In QEMU they run as init's program; the cases that
 # pass when the same binary runs on this host's Linux must pass there too.
 USER_PROGRAMS = ["t_basic", "t_proc", "t_pipe", "t_socket", "t_thread", "t_fault", "t_limits", "t_files",
-                 "t_efault", "t_userland"]
+                 "t_efault", "t_userland", "t_timers"]
 CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+)", re.M)
 _host_results = {}
 _host_lock = threading.Lock()
