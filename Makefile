@@ -263,6 +263,8 @@ KERNEL_C := \
 	kernel/fs/dirent.c \
 	kernel/fs/readdir.c \
 	kernel/fs/readlink.c \
+	kernel/fs/sendfile.c \
+	kernel/fs/statfs.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
