@@ -290,6 +290,7 @@ KERNEL_C := \
 	kernel/proc/proc_pid.c \
 	kernel/proc/sys_prctl.c \
 	kernel/proc/proc_system.c \
+	kernel/proc/sys_syslog.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c \
 	kernel/trace/trace.c \

@@ -2,7 +2,7 @@
  * t_userland: the system calls busybox's applets needed that Fulcrum
  * lacked -- readlink/readlinkat (with /proc/self and /proc/self/exe),
  * prctl (name, parent-death signal, timer slack, no_new_privs), getrandom,
- * getgroups/setgroups, sendfile and statfs/fstatfs -- with their results and errors as Linux
+ * getgroups/setgroups, sendfile, statfs/fstatfs and syslog -- with their results and errors as Linux
  * gives them. Runs on Linux and Fulcrum.
  */
 #define _GNU_SOURCE
@@ -323,6 +323,23 @@ static const char *statfs_calls(void)
 	return NULL;
 }
 
+/* syslog as dmesg calls it: the buffer's size, then the whole log. */
+static const char *syslog_calls(void)
+{
+	static char buf[4096];
+	long size = EXPECT_OK(raw3(SYS_syslog, 10, NULL, 0));
+	long got;
+
+	EXPECT(size >= 4096, "SIZE_BUFFER = %ld", size);
+	got = EXPECT_OK(raw3(SYS_syslog, 3, buf, sizeof(buf)));
+	EXPECT(got <= (long)sizeof(buf), "READ_ALL returned %ld of %zu bytes", got, sizeof(buf));
+	EXPECT_EQ(raw3(SYS_syslog, 3, buf, 0), 0);
+	EXPECT_ERR(raw3(SYS_syslog, 3, buf, -1), EINVAL);
+	EXPECT_ERR(raw3(SYS_syslog, 3, NULL, 10), EINVAL);
+	EXPECT_ERR(raw3(SYS_syslog, 99, NULL, 0), EINVAL);
+	return NULL;
+}
+
 static const struct test_case cases[] = {
 	{ "readlink_proc_self", readlink_self },
 	{ "readlink_proc_self_exe", readlink_exe },
@@ -336,6 +353,7 @@ static const struct test_case cases[] = {
 	{ "sendfile_copies", sendfile_copies },
 	{ "sendfile_errors", sendfile_errors },
 	{ "statfs_fstatfs", statfs_calls },
+	{ "syslog", syslog_calls },
 };
 
 int main(int argc, char **argv)
