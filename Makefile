@@ -265,6 +265,7 @@ KERNEL_C := \
 	kernel/fs/readlink.c \
 	kernel/fs/sendfile.c \
 	kernel/fs/statfs.c \
+	kernel/fs/sysfs_cpu.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \

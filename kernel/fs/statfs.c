@@ -25,6 +25,7 @@
 #define TMPFS_MAGIC	 0x01021994
 #define PIPEFS_MAGIC	 0x50495045
 #define SOCKFS_MAGIC	 0x534f434b
+#define SYSFS_MAGIC	 0x62656572
 
 #define ST_RDONLY 0x0001
 #define ST_VALID  0x0020 /* f_flags is filled in (Linux's ST_VALID) */
@@ -45,6 +46,8 @@ static void fill(u64 dev, struct kstatfs *sf)
 		sf->f_flags |= ST_RDONLY;
 	} else if (dev == KDEV_PROC) {
 		sf->f_type = PROC_SUPER_MAGIC;
+	} else if (dev == KDEV_SYSFS) {
+		sf->f_type = SYSFS_MAGIC;
 	} else if (dev == KDEV_DEVTMPFS) {
 		sf->f_type = TMPFS_MAGIC;
 	} else if (dev == KDEV_SOCKFS) {
