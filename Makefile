@@ -295,6 +295,9 @@ KERNEL_C := \
 	kernel/fs/dirent.c \
 	kernel/fs/readdir.c \
 	kernel/fs/readlink.c \
+	kernel/fs/sendfile.c \
+	kernel/fs/statfs.c \
+	kernel/fs/sysfs_cpu.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
@@ -321,6 +324,7 @@ KERNEL_C := \
 	kernel/proc/proc_pid.c \
 	kernel/proc/sys_prctl.c \
 	kernel/proc/proc_system.c \
+	kernel/proc/sys_syslog.c \
 	kernel/debug/ksyms.c \
 	kernel/debug/selftest.c \
 	kernel/trace/trace.c \

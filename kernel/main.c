@@ -16,6 +16,7 @@
 #include "fs/proc_objects.h"
 #include "fs/proc_sched.h"
 #include "fs/procfs.h"
+#include "fs/sysfs_cpu.h"
 #include "ktest.h"
 #include "lib/cpumask.h"
 #include "machine_boot.h"
@@ -184,6 +185,7 @@ void kernel_main(struct boot_info *bi)
 	proc_sched_init();	/* /proc: schedstat, the scheduler's knobs, tasks, topology */
 	proc_objects_init();	/* /proc/fulcrum/objects: the teardown counts */
 	proc_system_init();	/* /proc: stat, loadavg, cpuinfo, mounts */
+	sysfs_cpu_init();	/* /sys/devices/system: cpu and node */
 	trace_init();		/* trace=...: event rings, /proc/fulcrum/trace */
 	selftest_run();		/* selftest=...: deliberate faults, on the guarded boot stack */
 

@@ -1,6 +1,7 @@
 /*
- * Path lookup. The tree is the initrd's, with two synthetic directories
- * over it: /dev (only null and console) and /proc (procfs), which hide
+ * Path lookup. The tree is the initrd's, with three synthetic directories
+ * over it: /dev (only null and console), /proc (procfs) and /sys (its
+ * /sys part), which hide
  * whatever the archive has at those paths.
  */
 #include "fs/namei.h"
@@ -69,6 +70,23 @@ static int lookup_proc(const char *rel, struct fs_node *n)
 	}
 }
 
+static int lookup_sys(const char *rel, struct fs_node *n)
+{
+	n->dev = KDEV_SYSFS;
+	switch (sysfs_lookup(rel)) {
+	case PROCFS_DIR:
+		n->kind = NODE_DIR;
+		n->mode = S_IFDIR | 0755;
+		return 0;
+	case PROCFS_FILE:
+		n->kind = NODE_PROC;
+		n->mode = S_IFREG | 0444;
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
 int fs_lookup(const char *path, struct fs_node *n)
 {
 	u32 mode;
@@ -79,6 +97,8 @@ int fs_lookup(const char *path, struct fs_node *n)
 		return lookup_dev(path[4] ? path + 5 : "", n);
 	if (has_prefix(path, "/proc"))
 		return lookup_proc(path[5] ? path + 6 : "", n);
+	if (has_prefix(path, "/sys"))
+		return lookup_sys(path[4] ? path + 5 : "", n);
 	n->dev = KDEV_ROOTFS;
 	if (!strcmp(path, "/")) {
 		/* The root exists even without an initrd. */

@@ -15,6 +15,7 @@
 #include "fs/initrd_file.h"
 #include "fs/namei.h"
 #include "fs/procfs.h"
+#include "fs/stat.h"
 #include "lib/errno.h"
 #include "mm/heap.h"
 #include "proc/current.h"
@@ -56,6 +57,8 @@ static struct file *open_node(struct path_walk *w, unsigned int flags, int *err)
 		f = console_open(flags);
 		break;
 	case NODE_PROC:
+		if (w->node.dev == KDEV_SYSFS)
+			return sysfs_open(w->path + sizeof("/sys"), flags, err);
 		return procfs_open(w->path + sizeof("/proc"), flags, err);
 	case NODE_SPECIAL:
 		*err = -ENXIO; /* device nodes in the initrd name no driver here */

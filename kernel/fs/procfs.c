@@ -125,7 +125,7 @@ void procfs_reset(void)
 	spin_unlock_irqrestore(&table_lock, flags);
 }
 
-enum procfs_kind procfs_lookup(const char *rel)
+static enum procfs_kind raw_lookup(const char *rel)
 {
 	unsigned long flags = spin_lock_irqsave(&table_lock);
 	enum procfs_kind kind = lookup_locked(rel, NULL);
@@ -150,7 +150,8 @@ static const char *child_of(const char *rel, const char *e, size_t *len, bool *i
 	return c;
 }
 
-int procfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len, bool *is_dir)
+static int raw_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len,
+		       bool *is_dir)
 {
 	unsigned long flags = spin_lock_irqsave(&table_lock);
 	unsigned int i = (unsigned int)MIN(*cookie, (size_t)nr_entries);
@@ -165,8 +166,8 @@ int procfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *n
 		bool dir, other_dir, seen = false;
 		const char *c = child_of(rel, entries[i].path, &len, &dir);
 
-		if (!c)
-			continue;
+		if (!c || (!*rel && c[0] == SYSFS_MARK))
+			continue; /* /sys's files are not under /proc */
 		/* A directory is implied by every file under it: name it once, at its first. */
 		for (unsigned int j = 0; j < i && !seen; j++) {
 			const char *o = child_of(rel, entries[j].path, &other_len, &other_dir);
@@ -260,7 +261,7 @@ static s64 proc_lseek(struct file *f, s64 offset, int whence)
 
 static void entry_kstat(const struct proc_entry *e, struct kstat *st)
 {
-	st->st_dev = KDEV_PROC;
+	st->st_dev = e->path[0] == SYSFS_MARK ? KDEV_SYSFS : KDEV_PROC;
 	st->st_ino = PROCFS_INO_BASE + (u64)(e - entries);
 	st->st_mode = S_IFREG | (e->store ? 0644 : 0444);
 	st->st_nlink = 1;
@@ -282,7 +283,7 @@ static void proc_fstat(struct file *f, struct kstat *st)
 	st->st_blksize = 1024;
 }
 
-int procfs_kstat(const char *rel, struct kstat *st)
+static int raw_kstat(const char *rel, struct kstat *st)
 {
 	const struct proc_entry *e = NULL;
 	unsigned long flags = spin_lock_irqsave(&table_lock);
@@ -351,7 +352,7 @@ static struct file *open_pid_file(const char *rel, unsigned int flags, int *err)
 	return f;
 }
 
-struct file *procfs_open(const char *rel, unsigned int flags, int *err)
+static struct file *raw_open(const char *rel, unsigned int flags, int *err)
 {
 	const struct proc_entry *e = NULL;
 	unsigned long lf = spin_lock_irqsave(&table_lock);
@@ -409,4 +410,89 @@ __attribute__((weak)) int procfs_pid_show(const char *rel, struct seqbuf *sb)
 __attribute__((weak)) int procfs_pid_readdir(const char *rel, size_t *cookie, char *buf, size_t size)
 {
 	return *rel ? -ENOENT : 0;
+}
+
+/* /proc's own view: a path starting with SYSFS_MARK is /sys's, not /proc's. */
+static bool hidden(const char *rel)
+{
+	return rel[0] == SYSFS_MARK;
+}
+
+enum procfs_kind procfs_lookup(const char *rel)
+{
+	return hidden(rel) ? PROCFS_NONE : raw_lookup(rel);
+}
+
+int procfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len, bool *is_dir)
+{
+	return hidden(rel) ? -ENOENT : raw_readdir(rel, cookie, name, name_len, is_dir);
+}
+
+int procfs_kstat(const char *rel, struct kstat *st)
+{
+	return hidden(rel) ? -ENOENT : raw_kstat(rel, st);
+}
+
+struct file *procfs_open(const char *rel, unsigned int flags, int *err)
+{
+	if (hidden(rel)) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	return raw_open(rel, flags, err);
+}
+
+/* rel under /sys as the table names it: SYSFS_PREFIX and rel ("" is /sys itself). */
+static bool sys_path(const char *rel, char *buf)
+{
+	size_t n = strlen(rel), p = strlen(SYSFS_PREFIX);
+
+	if (p + 1 + n >= PROCFS_PATH_MAX)
+		return false;
+	memcpy(buf, SYSFS_PREFIX, p);
+	if (n) {
+		buf[p] = '/';
+		memcpy(buf + p + 1, rel, n + 1);
+	} else {
+		buf[p] = '\0';
+	}
+	return true;
+}
+
+enum procfs_kind sysfs_lookup(const char *rel)
+{
+	char path[PROCFS_PATH_MAX];
+
+	if (!*rel)
+		return PROCFS_DIR; /* /sys exists with nothing in it */
+	return sys_path(rel, path) ? raw_lookup(path) : PROCFS_NONE;
+}
+
+int sysfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len, bool *is_dir)
+{
+	char path[PROCFS_PATH_MAX];
+
+	if (!sys_path(rel, path))
+		return -ENOENT;
+	if (!*rel && raw_lookup(path) == PROCFS_NONE)
+		return 0; /* an empty /sys */
+	return raw_readdir(path, cookie, name, name_len, is_dir);
+}
+
+int sysfs_kstat(const char *rel, struct kstat *st)
+{
+	char path[PROCFS_PATH_MAX];
+
+	return sys_path(rel, path) ? raw_kstat(path, st) : -ENOENT;
+}
+
+struct file *sysfs_open(const char *rel, unsigned int flags, int *err)
+{
+	char path[PROCFS_PATH_MAX];
+
+	if (!sys_path(rel, path)) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	return raw_open(path, flags, err);
 }

@@ -14,9 +14,17 @@ struct file;
 struct kstat;
 struct seqbuf;
 
-#define PROCFS_MAX_ENTRIES 64
-#define PROCFS_PATH_MAX	   64	/* a registered path's length, NUL included */
-#define PROCFS_STORE_MAX   4096 /* longest single write a store takes */
+#define PROCFS_MAX_ENTRIES 1024
+#define PROCFS_PATH_MAX	   96 /* a registered path's length, NUL included */
+
+/*
+ * /sys shares the table: a file registered as SYSFS_PREFIX "/devices/..."
+ * is /sys/devices/... and is not seen under /proc. The sysfs_* calls are
+ * the procfs_* ones for a path relative to /sys.
+ */
+#define SYSFS_MARK	 '!'
+#define SYSFS_PREFIX	 "!sys"
+#define PROCFS_STORE_MAX 4096 /* longest single write a store takes */
 
 /* Prints the file's contents; 0 or a negative errno (which open then returns). */
 typedef int (*procfs_show_fn)(struct seqbuf *sb, void *arg);
@@ -56,6 +64,11 @@ int procfs_kstat(const char *rel, struct kstat *st);
  */
 int procfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len,
 		   bool *is_dir);
+
+enum procfs_kind sysfs_lookup(const char *rel);
+struct file *sysfs_open(const char *rel, unsigned int flags, int *err);
+int sysfs_kstat(const char *rel, struct kstat *st);
+int sysfs_readdir(const char *rel, size_t *cookie, const char **name, size_t *name_len, bool *is_dir);
 
 /* Registers the built-in files: /proc/uptime and /proc/meminfo. */
 void procfs_init(void);

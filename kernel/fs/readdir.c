@@ -25,6 +25,7 @@
 #define RECORD_MAX 1024 /* a record: 19 bytes, a name of at most 511, its NUL, padding */
 
 static const char *const dev_names[] = { "console", "null" };
+static const char *const overlays[] = { "dev", "proc", "sys" }; /* the root's synthetic directories */
 
 static bool under(const char *path, const char *dir)
 {
@@ -41,7 +42,10 @@ static void set_name(struct fs_dirent *ent, const char *name)
 
 static bool is_overlay(const char *name, size_t len)
 {
-	return (len == 3 && !memcmp(name, "dev", 3)) || (len == 4 && !memcmp(name, "proc", 4));
+	for (size_t i = 0; i < ARRAY_SIZE(overlays); i++)
+		if (len == strlen(overlays[i]) && !memcmp(name, overlays[i], len))
+			return true;
+	return false;
 }
 
 /* The directory's own entries, after "." and "..". */
@@ -69,14 +73,17 @@ static int source_next(struct dir_iter *it, struct fs_dirent *ent)
 		set_name(ent, it->name_buf);
 		return 1;
 	}
+	if (under(it->path, "/sys"))
+		return sysfs_readdir(it->path[4] ? it->path + 5 : "", &it->cookie, &ent->name,
+				     &ent->name_len, &is_dir) == 1;
 	if (!strcmp(it->path, "/dev")) {
 		if (it->cookie >= ARRAY_SIZE(dev_names))
 			return 0;
 		set_name(ent, dev_names[it->cookie++]);
 		return 1;
 	}
-	if (root && it->extra < 2) {
-		set_name(ent, it->extra++ ? "proc" : "dev");
+	if (root && it->extra < ARRAY_SIZE(overlays)) {
+		set_name(ent, overlays[it->extra++]);
 		return 1;
 	}
 	for (;;) {

@@ -1,8 +1,8 @@
 /*
  * Directory listings of Fulcrum's one tree (the initrd's directories,
  * with /dev and /proc laid over them) and getdents64. A listing starts
- * with "." and "..", then the directory's entries: for the root, "dev"
- * and "proc" and then the initrd's others; for /dev, console and null;
+ * with "." and "..", then the directory's entries: for the root, "dev",
+ * "proc" and "sys" and then the initrd's others; for /dev, console and null;
  * under /proc, procfs's files and directories in registration order,
  * then "self" and the pids (fs/proc_pid.h);
  * elsewhere the initrd's entries in byte order. A directory's offset is
@@ -22,7 +22,7 @@ struct fs_dirent {
 struct dir_iter {
 	const char *path;   /* the directory: a normalised absolute path */
 	u64 pos;	    /* index of the next entry */
-	unsigned int extra; /* the root's "dev" and "proc" handed out */
+	unsigned int extra; /* the root: overlays handed out; /proc: 1 once at the pids */
 	size_t cookie;	    /* the underlying listing's */
 	char name_buf[16];  /* a made-up entry's name (a pid under /proc) */
 };

@@ -41,7 +41,8 @@ void fs_path_kstat(const char *path, const struct fs_node *n, struct kstat *st)
 		console_kstat(st);
 		return;
 	case NODE_PROC:
-		if (!procfs_kstat(path + sizeof("/proc"), st))
+		if (n->dev == KDEV_SYSFS ? !sysfs_kstat(path + sizeof("/sys"), st) :
+					   !procfs_kstat(path + sizeof("/proc"), st))
 			return;
 		break;
 	default:

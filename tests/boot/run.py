@@ -620,6 +620,32 @@ USER_TESTS.append(
              checks=[busybox_same_as_host, has("init: /bin/ash exited with status 0"),
                      lacks("BUG:", "Kernel panic", "user fault:")]))
 
+# Issue 17 item 5: /sys/devices/system/{cpu,node} and /proc/cpuinfo give the 2s machine's
+# known shape: 2 packages x 2 cores x 2 threads (CPU n: package n / 4, core (n / 2) % 2),
+# nodes 0 and 1 with CPUs 0-3 and 4-7 and SLIT 10/21.
+def sysfs_2s_expected():
+    lines = ["cpu/online: 0-7", "cpu/possible: 0-7", "cpu/present: 0-7", "node/online: 0-1",
+             "node/node0/cpulist: 0-3", "node/node1/cpulist: 4-7", "node/node0/distance: 10 21",
+             "node/node1/distance: 21 10", "cpuinfo processors: 8", "cpuinfo packages: 2",
+             "node/node0/meminfo:1", "node/node1/meminfo:1", "statfs /sys: sysfs",
+             "statfs /proc: proc", "statfs /: ramfs"]
+    for cpu in range(8):
+        pkg, core, first = cpu // 4, (cpu // 2) % 2, cpu & ~1
+        t = f"cpu/cpu{cpu}/topology/"
+        lines += [f"{t}physical_package_id: {pkg}", f"{t}core_id: {core}", f"{t}die_id: 0",
+                  f"{t}thread_siblings_list: {first}-{first + 1}",
+                  f"{t}core_cpus_list: {first}-{first + 1}",
+                  f"{t}core_siblings_list: {pkg * 4}-{pkg * 4 + 3}",
+                  f"{t}package_cpus_list: {pkg * 4}-{pkg * 4 + 3}"]
+    return lines
+
+
+USER_TESTS.append(
+    BootTest("sysfs-topology", "/sys/devices/system/{cpu,node}, /proc/cpuinfo and statfs describe the 2s "
+             "machine as it is", preset="2s", cmdline='init="/bin/ash /tests/sysfs.sh"', user=True,
+             timeout=300, checks=[has(*sysfs_2s_expected(), "init: /bin/ash exited with status 0"),
+                                  lacks("BUG:", "Kernel panic", "No such file")]))
+
 # Issue 5 item 9: 10,000 fork/exec/exit/wait cycles leave every kernel count where it was.
 USER_TESTS.append(
     BootTest("user-teardown", "10,000 fork/exec/exit/wait cycles: memory and object counts return",

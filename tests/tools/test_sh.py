@@ -306,13 +306,25 @@ class Syntax(unittest.TestCase):
 
 
 class Builtins(unittest.TestCase):
-    NAMES = ["echo", "exit", "help", "nice", "schedstat", "sysctl", "tasks", "taskset",
+    NAMES = ["cd", "echo", "exit", "help", "nice", "schedstat", "sysctl", "tasks", "taskset",
              "time", "topo", "trace", "wait"]
 
     def test_help_lists_every_builtin(self):
         r = run_sh("-c", "help")
         listed = re.findall(r"^  (\S+)", r.stdout, re.M)
         self.assertEqual(listed, self.NAMES)
+
+    def test_cd(self):
+        """cd changes the shell's own directory (programs after it start there); a bad one is an
+        error with status 1 and the directory stays; no argument goes to $HOME."""
+        with tempfile.TemporaryDirectory() as d:
+            real = os.path.realpath(d)
+            r = run_sh("-c", f"cd {real}; /bin/pwd; cd {real}/nosuch; echo $?; /bin/pwd")
+            self.assertEqual(r.stdout, f"{real}\n1\n{real}\n")
+            self.assertIn(f"sh: cd: {real}/nosuch: No such file or directory", r.stderr)
+            r = run_sh("-c", "cd; /bin/pwd", env={"HOME": real, "PATH": "/bin:/usr/bin"})
+            self.assertEqual(r.stdout, f"{real}\n")
+        self.assertNotIn("There is no cd", run_sh("-c", "help").stdout)
 
     def test_echo_n(self):
         self.assertEqual(run_sh("-c", "echo -n a b; echo c").stdout, "a bc\n")

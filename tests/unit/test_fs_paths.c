@@ -112,20 +112,21 @@ static u64 ino_of(const char *path)
 
 START_TEST(test_list_root)
 {
-	static const char *const names[] = { ".", "..", "dev", "proc", "bin", "etc" };
+	static const char *const names[] = { ".", "..", "dev", "proc", "sys", "bin", "etc" };
 	struct listing l;
 	long fd = sys_open("/", O_RDONLY | O_DIRECTORY, 0);
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(list(fd, 4096, &l), 0);
-	expect_names(&l, names, 6);
-	for (int i = 0; i < 6; i++)
+	expect_names(&l, names, 7);
+	for (int i = 0; i < 7; i++)
 		ck_assert_uint_eq(l.type[i], DT_DIR);
 	ck_assert_uint_eq(l.ino[0], ino_of("/"));
 	ck_assert_uint_eq(l.ino[1], ino_of("/"));
 	ck_assert_uint_eq(l.ino[2], ino_of("/dev"));
 	ck_assert_uint_eq(l.ino[3], ino_of("/proc"));
-	ck_assert_uint_eq(l.ino[5], ino_of("/etc"));
+	ck_assert_uint_eq(l.ino[4], ino_of("/sys"));
+	ck_assert_uint_eq(l.ino[6], ino_of("/etc"));
 	ck_assert_int_eq(sys_close((int)fd), 0);
 }
 END_TEST

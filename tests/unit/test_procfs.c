@@ -94,7 +94,7 @@ START_TEST(test_register_rules)
 	ck_assert_int_eq(procfs_register("a/../b", show_counter, NULL, NULL), -EINVAL);
 	ck_assert_int_eq(procfs_register("trailing/", show_counter, NULL, NULL), -EINVAL);
 	ck_assert_int_eq(procfs_register("noshow", NULL, NULL, NULL), -EINVAL);
-	ck_assert_int_eq(procfs_register("a-very-long-name-that-does-not-fit-in-a-table-entry-of-sixty-four-bytes",
+	ck_assert_int_eq(procfs_register("a-very-long-name-that-does-not-fit-in-a-table-entry-of-ninety-six-bytes-not-even-with-this-tail-on-it",
 					 show_counter, NULL, NULL),
 			 -ENAMETOOLONG);
 	ck_assert_int_eq(procfs_lookup(""), PROCFS_DIR);

@@ -1,8 +1,8 @@
 /*
  * t_userland: the system calls busybox's applets needed that Fulcrum
  * lacked -- readlink/readlinkat (with /proc/self and /proc/self/exe),
- * prctl (name, parent-death signal, timer slack, no_new_privs), getrandom
- * and getgroups/setgroups -- with their results and errors as Linux
+ * prctl (name, parent-death signal, timer slack, no_new_privs), getrandom,
+ * getgroups/setgroups, sendfile, statfs/fstatfs and syslog -- with their results and errors as Linux
  * gives them. Runs on Linux and Fulcrum.
  */
 #define _GNU_SOURCE
@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -233,6 +235,111 @@ static const char *groups_calls(void)
 	return NULL;
 }
 
+/* Reads exactly n bytes from fd (a pipe): 0, or -1. */
+static int read_all(int fd, char *buf, size_t n)
+{
+	while (n) {
+		ssize_t got = read(fd, buf, n);
+
+		if (got <= 0)
+			return -1;
+		buf += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+static const char *sendfile_copies(void)
+{
+	char want[100], got[100];
+	long off = 0;
+	int p[2], fd = (int)EXPECT_OK(raw2(SYS_open, "/proc/self/exe", O_RDONLY));
+
+	EXPECT_OK(raw2(SYS_pipe2, p, 0));
+	EXPECT_EQ(raw4(SYS_pread64, fd, want, sizeof(want), 0), sizeof(want));
+	/* With an offset: read there, the offset moves, the file's own does not. */
+	EXPECT_EQ(raw4(SYS_sendfile, p[1], fd, &off, sizeof(want)), sizeof(want));
+	EXPECT_EQ(off, sizeof(want));
+	EXPECT_EQ(raw3(SYS_lseek, fd, 0, SEEK_CUR), 0);
+	EXPECT(!read_all(p[0], got, sizeof(got)) && !memcmp(got, want, sizeof(want)),
+	       "the pipe did not get the file's first 100 bytes");
+	/* Without: from the file's offset, which moves. */
+	EXPECT_EQ(raw4(SYS_sendfile, p[1], fd, NULL, 16), 16);
+	EXPECT_EQ(raw3(SYS_lseek, fd, 0, SEEK_CUR), 16);
+	EXPECT(!read_all(p[0], got, 16) && !memcmp(got, want, 16), "the second copy differs");
+	EXPECT_EQ(raw4(SYS_sendfile, p[1], fd, NULL, 0), 0);
+	raw1(SYS_close, p[0]);
+	raw1(SYS_close, p[1]);
+	raw1(SYS_close, fd);
+	return NULL;
+}
+
+static const char *sendfile_errors(void)
+{
+	long off = -1;
+	int p[2], fd = (int)EXPECT_OK(raw2(SYS_open, "/proc/self/exe", O_RDONLY));
+	int app = (int)EXPECT_OK(raw2(SYS_open, "/dev/null", O_WRONLY | O_APPEND));
+
+	EXPECT_OK(raw2(SYS_pipe2, p, 0));
+	EXPECT_ERR(raw4(SYS_sendfile, p[1], 9999, NULL, 10), EBADF);
+	EXPECT_ERR(raw4(SYS_sendfile, 9999, fd, NULL, 10), EBADF);
+	EXPECT_ERR(raw4(SYS_sendfile, p[0], p[1], NULL, 10), EBADF); /* in: not readable */
+	EXPECT_ERR(raw4(SYS_sendfile, fd, fd, NULL, 10), EBADF);     /* out: not writable */
+	EXPECT_ERR(raw4(SYS_sendfile, p[1], fd, &off, 10), EINVAL);
+	EXPECT_ERR(raw4(SYS_sendfile, p[1], fd, BAD_PTR_LOW, 10), EFAULT);
+	EXPECT_ERR(raw4(SYS_sendfile, app, fd, NULL, 10), EINVAL);
+	off = 0;
+	EXPECT_ERR(raw4(SYS_sendfile, p[1], p[0], &off, 10), ESPIPE);
+	raw1(SYS_close, p[0]);
+	raw1(SYS_close, p[1]);
+	raw1(SYS_close, fd);
+	raw1(SYS_close, app);
+	return NULL;
+}
+
+static const char *statfs_calls(void)
+{
+	struct statfs sf;
+	int fd, p[2];
+
+	EXPECT_OK(raw2(SYS_statfs, "/proc/self", &sf));
+	EXPECT(sf.f_type == 0x9fa0, "statfs(/proc).f_type = %#lx, want PROC_SUPER_MAGIC",
+	       (long)sf.f_type);
+	fd = (int)EXPECT_OK(raw2(SYS_open, "/proc/self/status", O_RDONLY));
+	EXPECT_OK(raw2(SYS_fstatfs, fd, &sf));
+	EXPECT(sf.f_type == 0x9fa0, "fstatfs(/proc/self/status).f_type = %#lx", (long)sf.f_type);
+	raw1(SYS_close, fd);
+	EXPECT_OK(raw2(SYS_pipe2, p, 0));
+	EXPECT_OK(raw2(SYS_fstatfs, p[0], &sf));
+	EXPECT(sf.f_type == 0x50495045, "fstatfs(pipe).f_type = %#lx, want PIPEFS_MAGIC",
+	       (long)sf.f_type);
+	raw1(SYS_close, p[0]);
+	raw1(SYS_close, p[1]);
+	EXPECT_ERR(raw2(SYS_statfs, "/no/such/dir", &sf), ENOENT);
+	EXPECT_ERR(raw2(SYS_statfs, BAD_PTR_LOW, &sf), EFAULT);
+	EXPECT_ERR(raw2(SYS_statfs, "/proc", BAD_PTR_LOW), EFAULT);
+	EXPECT_ERR(raw2(SYS_fstatfs, 9999, &sf), EBADF);
+	EXPECT_ERR(raw2(SYS_fstatfs, 0, BAD_PTR_LOW), EFAULT);
+	return NULL;
+}
+
+/* syslog as dmesg calls it: the buffer's size, then the whole log. */
+static const char *syslog_calls(void)
+{
+	static char buf[4096];
+	long size = EXPECT_OK(raw3(SYS_syslog, 10, NULL, 0));
+	long got;
+
+	EXPECT(size >= 4096, "SIZE_BUFFER = %ld", size);
+	got = EXPECT_OK(raw3(SYS_syslog, 3, buf, sizeof(buf)));
+	EXPECT(got <= (long)sizeof(buf), "READ_ALL returned %ld of %zu bytes", got, sizeof(buf));
+	EXPECT_EQ(raw3(SYS_syslog, 3, buf, 0), 0);
+	EXPECT_ERR(raw3(SYS_syslog, 3, buf, -1), EINVAL);
+	EXPECT_ERR(raw3(SYS_syslog, 3, NULL, 10), EINVAL);
+	EXPECT_ERR(raw3(SYS_syslog, 99, NULL, 0), EINVAL);
+	return NULL;
+}
+
 static const struct test_case cases[] = {
 	{ "readlink_proc_self", readlink_self },
 	{ "readlink_proc_self_exe", readlink_exe },
@@ -243,6 +350,10 @@ static const struct test_case cases[] = {
 	{ "prctl_pdeathsig_sent", prctl_pdeathsig_sent },
 	{ "getrandom", getrandom_calls },
 	{ "getgroups_setgroups", groups_calls },
+	{ "sendfile_copies", sendfile_copies },
+	{ "sendfile_errors", sendfile_errors },
+	{ "statfs_fstatfs", statfs_calls },
+	{ "syslog", syslog_calls },
 };
 
 int main(int argc, char **argv)

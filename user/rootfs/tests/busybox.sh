@@ -96,6 +96,7 @@ ps | head -n 1
 top -b -n 1 | grep -c '^Mem:'
 free | awk 'NR == 2 { print $1, NF }'
 uptime | grep -c 'load average'
+dmesg > /dev/null && echo 'dmesg: read the log'
 readlink /proc/self/exe | xargs basename
 awk '{ print $2, $3 }' /proc/self/stat
 awk '/^Name:/ { print $2 }' /proc/self/status
