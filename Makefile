@@ -226,6 +226,7 @@ KERNEL_C := \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
+	kernel/sched/eevdf.c \
 	kernel/sched/rr.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
@@ -512,6 +513,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
+	kernel/sched/eevdf.c \
 	kernel/sched/rr.c \
 	kernel/sched/placement.c \
 	kernel/sched/select.c \
@@ -645,7 +647,8 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/topology.c kernel/sched/topology_gen.c kernel/sched/topology_check.c \
 	kernel/sched/topology_debug.c kernel/sched/balance_map.c kernel/sched/core.c \
 	kernel/sched/task.c kernel/sched/idle.c kernel/sched/wait.c kernel/sched/features.c \
-	kernel/sched/load.c kernel/sched/fair.c kernel/sched/rr.c kernel/sched/placement.c \
+	kernel/sched/load.c kernel/sched/fair.c kernel/sched/eevdf.c kernel/sched/rr.c \
+	kernel/sched/placement.c \
 	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/balance.c \
 	kernel/sched/balance_find.c kernel/sched/stop.c kernel/sched/stats.c \
 	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c \

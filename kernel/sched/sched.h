@@ -52,6 +52,15 @@ struct cfs_rq {
 	u64 min_vruntime;
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr, *next, *last, *skip;
+	/*
+	 * sched_fair=eevdf only (eevdf.c): over the entities in the timeline
+	 * (not curr), sum of (vruntime - min_vruntime) * weight and sum of
+	 * weight; and the delayed-dequeue entities, which are in the timeline,
+	 * the load and those sums but not in nr_running.
+	 */
+	s64 avg_vruntime;
+	u64 avg_load;
+	u32 nr_delayed;
 };
 
 /* schedstat per-CPU counters, in /proc/schedstat version 15 order. */
