@@ -280,6 +280,7 @@ KERNEL_C := \
 	kernel/proc/futex.c \
 	kernel/proc/sys_time.c \
 	kernel/proc/sys_sched.c \
+	kernel/proc/sys_sched_attr.c \
 	kernel/proc/sys_info.c \
 	kernel/proc/signal.c \
 	kernel/proc/signal_syscalls.c \
