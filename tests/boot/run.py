@@ -411,7 +411,7 @@ def watchdog_test(name, doc, cmdline, checks, preset="smt", **kw):
 # case and a summary. In QEMU they run as init's program; the cases that
 # pass when the same binary runs on this host's Linux must pass there too.
 USER_PROGRAMS = ["t_basic", "t_proc", "t_pipe", "t_socket", "t_thread", "t_fault", "t_limits", "t_files",
-                 "t_efault"]
+                 "t_efault", "t_sched_attr"]
 CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+)", re.M)
 _host_results = {}
 _host_lock = threading.Lock()
@@ -617,6 +617,18 @@ BENCH_RUNS = [  # (program, arguments, the RESULT lines' parameter fields, {metr
      {"worst_dev": "%", "jain": "index", "cpu_used": "%"}),
     ("jbb", "-w 2 -n 20", "warehouses=2 transactions=20", {"bops": "ops/s", "wakeups": "count"}),
     ("netrr", "-n 200 -b pinned -P 1,6", "binding=pinned transactions=200 size=1", {"tps": "trans/s"}),
+]
+# fairshare under sched_fair=eevdf, icount and SCHED_VERIFY: its own share checks pass.
+USER_TESTS += [
+    BootTest("fairshare-eevdf", "/bin/fairshare -t 5 -c 4-7 -s 0.5 with sched_fair=eevdf",
+             preset="2s", icount=True, user=True, timeout=600,
+             cmdline="sched_fair=eevdf sched_features=SCHED_VERIFY init=/bin/fairshare -- "
+                     "-t 5 -c 4-7 -s 0.5",
+             checks=[matches(r"^RESULT name=fairshare tasks=5 cpus=4 metric=jain "
+                             rf"value={RESULT_NUMBER} unit=index$"),
+                     has("init: /bin/fairshare exited with status 0"),
+                     lacks("fairshare: FAILED", "EEVDF invariant broken", "BUG:", "Kernel panic"),
+                     matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
 ]
 USER_TESTS += [
     BootTest(f"bench-{prog}", f"/bin/{prog} {args}: its own checks pass, RESULT lines as on Linux",
@@ -1101,6 +1113,20 @@ TESTS = USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TE
                      lacks("KTEST mm_"),
                      matches(r"^(?:\[[^\]]*\] )?migrations cpu7 \d+$"),
                      matches(r"^(?:\[[^\]]*\] )?migrations cpu\d+ [1-9]\d*$"),  # the balancer moved some
+                     matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
+    # The same tests under sched_fair=eevdf (kernel/sched/eevdf.c, docs/eevdf.md), EEVDF's
+    # invariants (augmented minima, the average's sums, eligible picks) checked throughout.
+    # All but sched_share_uneven: 3 spinners on 2 CPUs stay at 250/250/500 per mille under
+    # EEVDF with the 3.8 balancer (docs/eevdf.md, "Known gap").
+    BootTest("selftest-sched-eevdf", "the scheduler's in-kernel tests with sched_fair=eevdf",
+             preset="2s", icount=True,
+             cmdline="sched_fair=eevdf sched_features=SCHED_VERIFY ktest=sched_topology_live_rebuild,"
+                     "sched_affinity,sched_spread,sched_share_nice,sched_share_one_cpu,"
+                     "sched_kthread_lifecycle,sched_rebuild_under_wakeups,sched_wake_pairs",
+             checks=[matches(r"KTEST summary: 8 passed, 0 failed, 0 skipped"), lacks("FAIL"),
+                     has("KTEST sched_share_nice PASS", "KTEST sched_wake_pairs PASS",
+                         "KTEST sched_affinity PASS", "KTEST sched_spread: 8 spinners on 8 CPUs"),
+                     lacks("EEVDF invariant broken", "BUG:", "Kernel panic"),
                      matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
     # The cost figures themselves are reported, not asserted (tools/sched-cost).
     BootTest("sched-cost", "sched_cost prints a RESULT line per variant and case, and the switch cost",
