@@ -253,6 +253,7 @@ KERNEL_C := \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
+	kernel/sched/eevdf.c \
 	kernel/sched/rr.c \
 	kernel/sched/rt/class.c \
 	kernel/sched/rt/push.c \
@@ -318,6 +319,7 @@ KERNEL_C := \
 	kernel/proc/sys_time.c \
 	kernel/proc/itimer.c \
 	kernel/proc/sys_sched.c \
+	kernel/proc/sys_sched_attr.c \
 	kernel/proc/sys_info.c \
 	kernel/proc/signal.c \
 	kernel/proc/signal_syscalls.c \
@@ -599,6 +601,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \
+	kernel/sched/eevdf.c \
 	kernel/sched/rr.c \
 	kernel/sched/rt/class.c \
 	kernel/sched/rt/push.c \
@@ -738,7 +741,8 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/topology.c kernel/sched/topology_gen.c kernel/sched/topology_check.c \
 	kernel/sched/topology_debug.c kernel/sched/balance_map.c kernel/sched/core.c \
 	kernel/sched/task.c kernel/sched/idle.c kernel/sched/wait.c kernel/sched/features.c \
-	kernel/sched/load.c kernel/sched/fair.c kernel/sched/rr.c kernel/sched/placement.c \
+	kernel/sched/load.c kernel/sched/fair.c kernel/sched/eevdf.c kernel/sched/rr.c \
+	kernel/sched/placement.c \
 	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/balance.c \
 	kernel/sched/balance_find.c kernel/sched/pelt.c kernel/sched/balance_modern.c \
 	kernel/sched/balance_modern_find.c kernel/sched/stop.c kernel/sched/stats.c \

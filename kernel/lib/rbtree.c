@@ -66,9 +66,11 @@ static inline void rb_replace_child(struct rb_node *parent, struct rb_node *old,
  *        / \          / \
  *       b   c        a   b
  *
- * In-order sequence and colours are unchanged.
+ * In-order sequence and colours are unchanged. On an augmented tree only
+ * x and y cover a different set of nodes afterwards: x is updated first,
+ * being y's child now; y's subtree is the one x had, so nothing above moves.
  */
-static void rb_rotate(struct rb_node *x, int dir, struct rb_root *root)
+static void rb_rotate(struct rb_node *x, int dir, struct rb_root *root, const struct rb_augment *aug)
 {
 	struct rb_node *y = *rb_child(x, !dir);
 	struct rb_node *b = *rb_child(y, dir);
@@ -81,9 +83,38 @@ static void rb_rotate(struct rb_node *x, int dir, struct rb_root *root)
 	rb_set_parent(x, y);
 	rb_set_parent(y, parent);
 	rb_replace_child(parent, x, y, root);
+	if (aug) {
+		aug->update(x);
+		aug->update(y);
+	}
 }
 
-void rb_insert_color(struct rb_node *node, struct rb_root *root)
+/* Recomputes node and its ancestors, up to the first that does not change. */
+static void rb_propagate(struct rb_node *node, const struct rb_augment *aug)
+{
+	while (node && aug->update(node))
+		node = rb_parent(node);
+}
+
+/* Recomputes node and every ancestor: after a removal below node. */
+static void rb_propagate_all(struct rb_node *node, const struct rb_augment *aug)
+{
+	for (; node; node = rb_parent(node))
+		aug->update(node);
+}
+
+void rb_augment_propagate(struct rb_node *node, const struct rb_augment *aug)
+{
+	rb_propagate(node, aug);
+}
+
+/*
+ * Rebalancing after an insertion, for plain (aug NULL) and augmented trees.
+ * With aug, the values from the new node up are made right first: node is
+ * a leaf whose subtree is itself, and each ancestor gains node; once one
+ * ancestor comes out unchanged, none above it can change.
+ */
+static void rb_insert(struct rb_node *node, struct rb_root *root, const struct rb_augment *aug)
 {
 	struct rb_node *parent, *gparent, *uncle;
 	int dir;
@@ -117,7 +148,7 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
 			 * over parent, which turns it into the outer case with
 			 * the two swapped.
 			 */
-			rb_rotate(parent, dir, root);
+			rb_rotate(parent, dir, root, aug);
 			parent = node;
 		}
 
@@ -129,17 +160,38 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
 		 */
 		rb_set_black(parent);
 		rb_set_red(gparent);
-		rb_rotate(gparent, !dir, root);
+		rb_rotate(gparent, !dir, root, aug);
 		break;
 	}
 	rb_set_black(root->node);
+}
+
+void rb_insert_color(struct rb_node *node, struct rb_root *root)
+{
+	rb_insert(node, root, NULL);
 }
 
 void rb_insert_color_cached(struct rb_node *node, struct rb_root_cached *root, bool leftmost)
 {
 	if (leftmost)
 		root->leftmost = node;
-	rb_insert_color(node, &root->root);
+	rb_insert(node, &root->root, NULL);
+}
+
+void rb_insert_augmented(struct rb_node *node, struct rb_root *root, const struct rb_augment *aug)
+{
+	/* node's own value may come out "unchanged" and its ancestors still lack it. */
+	aug->update(node);
+	rb_propagate(rb_parent(node), aug);
+	rb_insert(node, root, aug);
+}
+
+void rb_insert_augmented_cached(struct rb_node *node, struct rb_root_cached *root, bool leftmost,
+				const struct rb_augment *aug)
+{
+	if (leftmost)
+		root->leftmost = node;
+	rb_insert_augmented(node, &root->root, aug);
 }
 
 /*
@@ -148,7 +200,8 @@ void rb_insert_color_cached(struct rb_node *node, struct rb_root_cached *root, b
  * (it is red, or the root), or the deficit is fixed with x's sibling w, or
  * it is moved up one level.
  */
-static void rb_erase_fixup(struct rb_node *x, struct rb_node *xp, struct rb_root *root)
+static void rb_erase_fixup(struct rb_node *x, struct rb_node *xp, struct rb_root *root,
+			   const struct rb_augment *aug)
 {
 	struct rb_node *w, *near, *far;
 	int dir;
@@ -170,7 +223,7 @@ static void rb_erase_fixup(struct rb_node *x, struct rb_node *xp, struct rb_root
 			 */
 			rb_set_black(w);
 			rb_set_red(xp);
-			rb_rotate(xp, dir, root);
+			rb_rotate(xp, dir, root, aug);
 			w = *rb_child(xp, !dir);
 		}
 
@@ -195,7 +248,7 @@ static void rb_erase_fixup(struct rb_node *x, struct rb_node *xp, struct rb_root
 			 */
 			rb_set_black(near);
 			rb_set_red(w);
-			rb_rotate(w, !dir, root);
+			rb_rotate(w, !dir, root, aug);
 			far = w;
 			w = near;
 		}
@@ -212,7 +265,7 @@ static void rb_erase_fixup(struct rb_node *x, struct rb_node *xp, struct rb_root
 			rb_set_red(w);
 		rb_set_black(xp);
 		rb_set_black(far);
-		rb_rotate(xp, dir, root);
+		rb_rotate(xp, dir, root, aug);
 		x = root->node;
 		break;
 	}
@@ -220,7 +273,14 @@ static void rb_erase_fixup(struct rb_node *x, struct rb_node *xp, struct rb_root
 		rb_set_black(x);
 }
 
-void rb_erase(struct rb_node *node, struct rb_root *root)
+/*
+ * Unlinking for plain (aug NULL) and augmented trees. xp is where a node
+ * physically left the tree (node's parent, or the successor's old parent),
+ * so with aug every value from xp up to the root is recomputed, the
+ * successor's in its new place included, before the fixup's rotations,
+ * which keep them right.
+ */
+static void rb_erase_node(struct rb_node *node, struct rb_root *root, const struct rb_augment *aug)
 {
 	struct rb_node *x, *xp, *succ;
 	bool removed_black;
@@ -262,8 +322,15 @@ void rb_erase(struct rb_node *node, struct rb_root *root)
 	}
 	RB_CLEAR_NODE(node);
 
+	if (aug)
+		rb_propagate_all(xp, aug);
 	if (removed_black)
-		rb_erase_fixup(x, xp, root);
+		rb_erase_fixup(x, xp, root, aug);
+}
+
+void rb_erase(struct rb_node *node, struct rb_root *root)
+{
+	rb_erase_node(node, root, NULL);
 }
 
 void rb_erase_cached(struct rb_node *node, struct rb_root_cached *root)
@@ -276,6 +343,19 @@ void rb_erase_cached(struct rb_node *node, struct rb_root_cached *root)
 	TODO: keep root->leftmost the smallest node, in O(1) more than rb_erase.
 	rb_erase(node, &root->root);
 	   LAB 2 END */
+}
+
+void rb_erase_augmented(struct rb_node *node, struct rb_root *root, const struct rb_augment *aug)
+{
+	rb_erase_node(node, root, aug);
+}
+
+void rb_erase_augmented_cached(struct rb_node *node, struct rb_root_cached *root,
+			       const struct rb_augment *aug)
+{
+	if (root->leftmost == node)
+		root->leftmost = rb_next(node);
+	rb_erase_node(node, &root->root, aug);
 }
 
 struct rb_node *rb_first(const struct rb_root *root)

@@ -1,7 +1,8 @@
 /*
  * Intrusive red-black tree: the ordered container under CFS's timeline
- * (cfs_rq.tasks_timeline, keyed by vruntime, leftmost cached). No
- * allocation and no locking here; the caller embeds the nodes and holds its lock.
+ * (cfs_rq.tasks_timeline, keyed by vruntime, leftmost cached), optionally
+ * augmented with a per-subtree value (EEVDF's). No allocation and no
+ * locking here; the caller embeds the nodes and holds its lock.
  */
 #ifndef FULCRUM_LIB_RBTREE_H
 #define FULCRUM_LIB_RBTREE_H
@@ -138,6 +139,63 @@ static inline bool rb_add_cached(struct rb_node *node, struct rb_root_cached *ro
 	}
 	rb_link_node(node, parent, link);
 	rb_insert_color_cached(node, root, leftmost);
+	return leftmost;
+}
+
+/*
+ * Augmented trees: every node also caches a value computed over its whole
+ * subtree (EEVDF keeps the smallest vruntime below each node, so that the
+ * search for an eligible entity can skip subtrees that hold none). The
+ * tree code calls update() on a node whenever its subtree may have changed:
+ * after linking or unlinking below it, and on both nodes of a rotation.
+ * update() recomputes the node's value from its own data and its children's
+ * cached values (either child may be NULL) and returns true if the value
+ * changed. Colour changes never change a subtree, so they call nothing.
+ *
+ * Every operation on an augmented tree must go through the _augmented
+ * functions with the same callbacks: a plain rb_insert_color() or
+ * rb_erase() would leave stale values above the nodes it moved.
+ */
+struct rb_augment {
+	bool (*update)(struct rb_node *node);
+};
+
+/* rb_insert_color() that keeps the augmented values from node to the root. */
+void rb_insert_augmented(struct rb_node *node, struct rb_root *root, const struct rb_augment *aug);
+void rb_insert_augmented_cached(struct rb_node *node, struct rb_root_cached *root, bool leftmost,
+				const struct rb_augment *aug);
+/* rb_erase() that keeps the augmented values of every node left in the tree. */
+void rb_erase_augmented(struct rb_node *node, struct rb_root *root, const struct rb_augment *aug);
+void rb_erase_augmented_cached(struct rb_node *node, struct rb_root_cached *root,
+			       const struct rb_augment *aug);
+
+/*
+ * node's own data changed in place (its position in the order did not):
+ * recomputes node and then its ancestors, stopping at the first whose
+ * value comes out unchanged.
+ */
+void rb_augment_propagate(struct rb_node *node, const struct rb_augment *aug);
+
+/* rb_add_cached() on an augmented tree; returns true if node is now the leftmost. */
+static inline bool rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *root,
+					   bool (*less)(const struct rb_node *,
+							const struct rb_node *),
+					   const struct rb_augment *aug)
+{
+	struct rb_node **link = &root->root.node, *parent = NULL;
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (less(node, parent)) {
+			link = &parent->left;
+		} else {
+			link = &parent->right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(node, parent, link);
+	rb_insert_augmented_cached(node, root, leftmost, aug);
 	return leftmost;
 }
 

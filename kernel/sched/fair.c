@@ -29,53 +29,24 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "printk.h"
+#include "cmdline.h"
 #include "sched/sched.h"
 #include "sched/balance.h"
 #include "sched/balance_modern.h"
 #include "sched/pelt.h"
+#include "sched/fair_internal.h"
 #include "sched/select.h"
 
-static inline struct task *task_of(struct sched_entity *se)
-{
-	return container_of(se, struct task, se);
-}
-
-/* A fair task's weight is its task's, set by the core from its nice value. */
-static inline struct load_weight *se_load(struct sched_entity *se)
-{
-	return &task_of(se)->load;
-}
-
-static inline struct rq *rq_of(struct cfs_rq *cfs_rq)
-{
-	return container_of(cfs_rq, struct rq, cfs);
-}
-
-static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se)
-{
-	return &task_rq(task_of(se))->cfs;
-}
-
-static inline struct sched_entity *timeline_entity(const struct rb_node *node)
-{
-	return rb_entry_safe((struct rb_node *)node, struct sched_entity, run_node);
-}
-
-/* vruntimes wrap: every comparison is on the signed difference. */
-static inline bool vruntime_before(u64 a, u64 b)
-{
-	return (s64)(a - b) < 0;
-}
-
-static inline u64 vruntime_max(u64 a, u64 b)
-{
-	return vruntime_before(a, b) ? b : a;
-}
-
-static inline u64 vruntime_min(u64 a, u64 b)
-{
-	return vruntime_before(b, a) ? b : a;
-}
+/*
+ * sched_fair=eevdf swaps the queue discipline for Linux 6.12's EEVDF
+ * (eevdf.c): every operation below that orders, places or preempts hands
+ * over to its eevdf_ counterpart first, so with the default cfs nothing
+ * here changes. Placement on CPUs and balancing are the same in both modes.
+ */
+const char *sched_fair_mode = "cfs";
+static const char *const sched_fair_modes[] = { "cfs", "eevdf", NULL };
+BOOT_OPTION_STRING(sched_fair, "sched_fair", &sched_fair_mode, sched_fair_modes,
+		   "fair class queue discipline: cfs (Linux 3.8) or eevdf (Linux 6.12)");
 
 static bool entity_less(const struct rb_node *a, const struct rb_node *b)
 {
@@ -85,7 +56,7 @@ static bool entity_less(const struct rb_node *a, const struct rb_node *b)
 /* ---------------------------------------------------------------- time */
 
 /* Wall-clock ns to se's virtual ns: delta * NICE_0_LOAD / weight. */
-static u64 calc_delta_fair(u64 delta, struct sched_entity *se)
+u64 calc_delta_fair(u64 delta, struct sched_entity *se)
 {
 	/* LAB 2 BEGIN weight */
 	if (se_load(se)->weight != NICE_0_LOAD)
@@ -199,6 +170,10 @@ static void update_curr(struct cfs_rq *cfs_rq)
 
 static void update_curr_fair(struct rq *rq)
 {
+	if (fair_eevdf()) {
+		eevdf_update_curr(&rq->cfs);
+		return;
+	}
 	update_curr(&rq->cfs);
 }
 
@@ -263,16 +238,6 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	se->on_rq = true;
 }
 
-static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se)
-{
-	if (cfs_rq->last == se)
-		cfs_rq->last = NULL;
-	if (cfs_rq->next == se)
-		cfs_rq->next = NULL;
-	if (cfs_rq->skip == se)
-		cfs_rq->skip = NULL;
-}
-
 static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	update_curr(cfs_rq);
@@ -290,6 +255,10 @@ static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 
 static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
 {
+	if (fair_eevdf()) {
+		eevdf_enqueue_task(rq, p, flags);
+		return;
+	}
 	if (p->se.on_rq) {
 		pr_err("sched: %s enqueued twice on cpu%u\n", p->comm, rq->cpu);
 		return;
@@ -301,6 +270,10 @@ static void enqueue_task_fair(struct rq *rq, struct task *p, int flags)
 
 static void dequeue_task_fair(struct rq *rq, struct task *p, int flags)
 {
+	if (fair_eevdf()) {
+		eevdf_dequeue_task(rq, p, flags);
+		return;
+	}
 	if (!p->se.on_rq) {
 		pr_err("sched: %s dequeued but not queued on cpu%u\n", p->comm, rq->cpu);
 		return;
@@ -397,6 +370,8 @@ static struct task *pick_next_task_fair(struct rq *rq)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se;
 
+	if (fair_eevdf())
+		return eevdf_pick_next_task(rq);
 	if (!cfs_rq->nr_running)
 		return NULL;
 	se = pick_next_entity(cfs_rq);
@@ -412,6 +387,10 @@ static void put_prev_task_fair(struct rq *rq, struct task *prev)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &prev->se;
 
+	if (fair_eevdf()) {
+		eevdf_put_prev_task(rq, prev);
+		return;
+	}
 	if (se->on_rq) {
 		update_curr(cfs_rq);
 		rb_add_cached(&se->run_node, &cfs_rq->tasks_timeline, entity_less);
@@ -464,6 +443,11 @@ static void task_tick_fair(struct rq *rq, struct task *curr)
 {
 	struct cfs_rq *cfs_rq = &rq->cfs;
 
+	if (fair_eevdf()) {
+		eevdf_task_tick(rq, curr);
+		pelt_update(rq, curr);
+		return;
+	}
 	update_curr(cfs_rq);
 	pelt_update(rq, curr);
 	if (cfs_rq->nr_running > 1)
@@ -483,6 +467,10 @@ static void check_preempt_wakeup(struct rq *rq, struct task *p, int wake_flags)
 	bool scale = cfs_rq->nr_running >= sched_nr_latency;
 	bool next_buddy_marked = false;
 
+	if (fair_eevdf()) {
+		eevdf_check_preempt(rq, p, wake_flags);
+		return;
+	}
 	/*
 	 * The core settles an idle or lower-class curr itself and calls this
 	 * only for a fair curr; a direct caller may still pass an idle CPU.
@@ -538,6 +526,10 @@ static void yield_task_fair(struct rq *rq)
 	struct task *curr = rq->curr;
 	struct cfs_rq *cfs_rq = &rq->cfs;
 
+	if (fair_eevdf()) {
+		eevdf_yield_task(rq);
+		return;
+	}
 	if (rq->nr_running == 1)
 		return;
 	clear_buddies(cfs_rq, &curr->se);
@@ -555,11 +547,19 @@ static void yield_task_fair(struct rq *rq)
  */
 static void task_fork_fair(struct task *p)
 {
-	struct rq *rq = this_rq();
-	unsigned long flags = spin_lock_irqsave(&rq->lock);
-	struct cfs_rq *cfs_rq = &rq->cfs;
-	struct sched_entity *se = &p->se, *curr = cfs_rq->curr;
+	struct rq *rq;
+	unsigned long flags;
+	struct cfs_rq *cfs_rq;
+	struct sched_entity *se = &p->se, *curr;
 
+	if (fair_eevdf()) {
+		eevdf_task_fork(p);
+		return;
+	}
+	rq = this_rq();
+	flags = spin_lock_irqsave(&rq->lock);
+	cfs_rq = &rq->cfs;
+	curr = cfs_rq->curr;
 	update_rq_clock(rq);
 	p->cpu = rq->cpu;
 	se->on_rq = false;
@@ -573,6 +573,10 @@ static void task_fork_fair(struct task *p)
 /* Before the wake-up chooses a CPU: make vruntime relative to the queue p slept on. */
 static void task_waking_fair(struct task *p)
 {
+	if (fair_eevdf()) {
+		eevdf_task_waking(p);
+		return;
+	}
 	p->se.vruntime -= READ_ONCE(task_rq(p)->cfs.min_vruntime);
 }
 
@@ -593,6 +597,10 @@ static void migrate_task_rq_fair(struct task *p, u32 new_cpu)
  */
 static void prio_changed_fair(struct rq *rq, struct task *p, int old_nice)
 {
+	if (fair_eevdf()) {
+		eevdf_prio_changed(rq, p, old_nice);
+		return;
+	}
 	if (!p->se.on_rq)
 		return;
 	if (p->nice < old_nice || (p->nice > old_nice && task_running(rq, p)))
@@ -622,6 +630,7 @@ static void task_init_fair(struct task *p)
 	se->on_rq = false;
 	se->vruntime = 0;
 	pelt_task_init(p);
+	eevdf_task_init(p); /* the slice: EEVDF's deadlines use it, CFS does not */
 }
 
 /*
@@ -635,12 +644,23 @@ static void switched_to_fair(struct rq *rq, struct task *p)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
 
+	if (fair_eevdf()) {
+		eevdf_switched_to(rq, p);
+		return;
+	}
 	if (!se->on_rq) {
 		se->vruntime += cfs_rq->min_vruntime;
 		return;
 	}
 	if (task_running(rq, p) && cfs_rq->curr != se)
 		set_next_entity(cfs_rq, se);
+}
+
+/* p leaves the fair class: EEVDF must not leave it queued as a delayed dequeue. */
+static void switched_from_fair(struct rq *rq, struct task *p)
+{
+	if (fair_eevdf())
+		eevdf_switched_from(rq, p);
 }
 
 /* A queued fair task of rq, not running, allowed on cpu, among the first max of cfs_tasks. */
@@ -700,6 +720,8 @@ int fair_verify(struct rq *rq)
 	struct list_head *pos;
 	int err = 0, rb;
 
+	if (fair_eevdf())
+		return eevdf_verify(rq);
 	rb = rb_verify_cached(&cfs_rq->tasks_timeline, entity_less);
 	if (rb) {
 		pr_err("sched: cpu%u: CFS timeline: rb_verify error %d\n", rq->cpu, rb);
@@ -779,6 +801,10 @@ void fair_adopt_task(struct rq *rq, struct task *p)
 	struct cfs_rq *cfs_rq = &rq->cfs;
 	struct sched_entity *se = &p->se;
 
+	if (fair_eevdf()) {
+		eevdf_adopt_task(rq, p);
+		return;
+	}
 	/* The slot held the failed class's state: start fair's afresh (run time is the core's). */
 	memset(p->class_priv, 0, sizeof(p->class_priv));
 	task_init_fair(p);
@@ -812,6 +838,7 @@ const struct sched_class fair_sched_class = {
 	.prio_changed = prio_changed_fair,
 	.task_init = task_init_fair,
 	.switched_to = switched_to_fair,
+	.switched_from = switched_from_fair,
 	.balance = balance_fair,
 	.waiter_for = waiter_for_fair,
 	.dump = dump_fair,

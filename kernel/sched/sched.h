@@ -53,6 +53,15 @@ struct cfs_rq {
 	struct rb_root_cached tasks_timeline;
 	struct sched_entity *curr, *next, *last, *skip;
 	struct cfs_pelt pelt; /* load tracking of the queue (pelt.c) */
+	/*
+	 * sched_fair=eevdf only (eevdf.c): over the entities in the timeline
+	 * (not curr), sum of (vruntime - min_vruntime) * weight and sum of
+	 * weight; and the delayed-dequeue entities, which are in the timeline,
+	 * the load and those sums but not in nr_running.
+	 */
+	s64 avg_vruntime;
+	u64 avg_load;
+	u32 nr_delayed;
 };
 
 /* schedstat per-CPU counters, in /proc/schedstat version 15 order. */

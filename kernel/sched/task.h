@@ -50,10 +50,21 @@ struct sched_entity {
 	struct list_head group_node; /* in rq.cfs_tasks while queued (the balancer's list) */
 	bool on_rq;
 	u64 vruntime; /* virtual runtime (ns at nice 0), wrap-safe compares */
+
+	/* sched_fair=eevdf only (kernel/sched/eevdf.c); CFS leaves them alone. */
+	bool sched_delayed;   /* asleep, but left queued until its lag is burnt off */
+	bool custom_slice;    /* slice set by sched_setattr(2), not the base slice */
+	bool rel_deadline;    /* deadline holds deadline - vruntime while between queues */
+	bool place_initial;   /* new task: its first enqueue is an initial placement */
+	u64 deadline;	      /* virtual deadline: vruntime + slice / weight when it was set */
+	u64 min_vruntime;     /* the smallest vruntime in its timeline subtree (augmented) */
+	s64 vlag;	      /* V - vruntime when it left; while running, the deadline it got */
+	u64 slice;	      /* requested run time, ns */
+	unsigned long weight; /* the weight it was queued with, in the queue's sums */
 };
 
 /* Bytes of the class slot of struct task (fair's sched_entity and any class's state fit). */
-#define SCHED_TASK_PRIV_SIZE 64
+#define SCHED_TASK_PRIV_SIZE 128
 _Static_assert(sizeof(struct sched_entity) <= SCHED_TASK_PRIV_SIZE, "fair's entity fits the slot");
 
 /* Per-task scheduling statistics (issue 4 item 8). */
@@ -211,6 +222,13 @@ void sched_for_each_task(void (*fn)(struct task *p, void *arg), void *arg);
 
 /* Sets t's nice value (clamped to -20..19) and reweights it. */
 void set_task_nice(struct task *t, int nice);
+
+/*
+ * t's requested slice (sched_setattr's sched_runtime), which EEVDF's
+ * deadlines use: runtime clamped to 0.1-100 ms, or 0 for the base slice
+ * again. Takes t's pi_lock and rq lock; returns the slice now in force (ns).
+ */
+u64 sched_set_slice(struct task *t, u64 runtime);
 
 /* Restricts t to mask (must hold an online CPU); moves it if it runs elsewhere. Returns 0 or -EINVAL. */
 int set_cpus_allowed(struct task *t, const struct cpumask *mask);

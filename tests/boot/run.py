@@ -472,7 +472,7 @@ def watchdog_test(name, doc, cmdline, checks, preset="smt", **kw):
 # case and a summary. In QEMU they run as init's program; the cases that
 # pass when the same binary runs on this host's Linux must pass there too.
 USER_PROGRAMS = ["t_basic", "t_proc", "t_pipe", "t_socket", "t_thread", "t_fault", "t_limits", "t_files",
-                 "t_efault", "t_userland", "t_timers"]
+                 "t_efault", "t_userland", "t_timers", "t_sched_attr"]
 CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+)", re.M)
 _host_results = {}
 _host_lock = threading.Lock()
@@ -778,6 +778,18 @@ BENCH_RUNS = [  # (program, arguments, the RESULT lines' parameter fields, {metr
     ("jbb", "-w 2 -n 20", "warehouses=2 transactions=20", {"bops": "ops/s", "wakeups": "count"}),
     ("netrr", "-n 200 -b pinned -P 1,6", "binding=pinned transactions=200 size=1", {"tps": "trans/s"}),
     ("sleeplat", "-t 4 -i 1000 -l 100", "threads=4 interval_us=1000 loops=100", {"avg": "us", "max": "us"}),
+]
+# fairshare under sched_fair=eevdf, icount and SCHED_VERIFY: its own share checks pass.
+USER_TESTS += [
+    BootTest("fairshare-eevdf", "/bin/fairshare -t 5 -c 4-7 -s 0.5 with sched_fair=eevdf",
+             preset="2s", icount=True, user=True, timeout=600,
+             cmdline="sched_fair=eevdf sched_features=SCHED_VERIFY init=/bin/fairshare -- "
+                     "-t 5 -c 4-7 -s 0.5",
+             checks=[matches(r"^RESULT name=fairshare tasks=5 cpus=4 metric=jain "
+                             rf"value={RESULT_NUMBER} unit=index$"),
+                     has("init: /bin/fairshare exited with status 0"),
+                     lacks("fairshare: FAILED", "EEVDF invariant broken", "BUG:", "Kernel panic"),
+                     matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
 ]
 USER_TESTS += [
     BootTest(f"bench-{prog}", f"/bin/{prog} {args}: its own checks pass, RESULT lines as on Linux",
@@ -1408,6 +1420,20 @@ TESTS = BARE_METAL_TESTS + SERIAL_TESTS + SCREEN_TESTS + USER_TESTS + SMP_LATE_T
                      lacks("fairshare: FAILED", "BUG:", "Kernel panic")])
     for tasks in (9, 13)
 ] + [
+    # The same tests under sched_fair=eevdf (kernel/sched/eevdf.c, docs/eevdf.md), EEVDF's
+    # invariants (augmented minima, the average's sums, eligible picks) checked throughout.
+    # All but sched_share_uneven: 3 spinners on 2 CPUs stay at 250/250/500 per mille under
+    # EEVDF with the 3.8 balancer (docs/eevdf.md, "Known gap").
+    BootTest("selftest-sched-eevdf", "the scheduler's in-kernel tests with sched_fair=eevdf",
+             preset="2s", icount=True,
+             cmdline="sched_fair=eevdf sched_features=SCHED_VERIFY ktest=sched_topology_live_rebuild,"
+                     "sched_affinity,sched_spread,sched_share_nice,sched_share_one_cpu,"
+                     "sched_kthread_lifecycle,sched_rebuild_under_wakeups,sched_wake_pairs",
+             checks=[matches(r"KTEST summary: 8 passed, 0 failed, 0 skipped"), lacks("FAIL"),
+                     has("KTEST sched_share_nice PASS", "KTEST sched_wake_pairs PASS",
+                         "KTEST sched_affinity PASS", "KTEST sched_spread: 8 spinners on 8 CPUs"),
+                     lacks("EEVDF invariant broken", "BUG:", "Kernel panic"),
+                     matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
     # The cost figures themselves are reported, not asserted (tools/sched-cost).
     BootTest("sched-cost", "sched_cost prints a RESULT line per variant and case, and the switch cost",
              preset="2s16", cmdline="sched_cost", icount=True,

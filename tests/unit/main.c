@@ -33,6 +33,7 @@
 #pragma weak select_suite
 #pragma weak load_suite
 #pragma weak fair_suite
+#pragma weak eevdf_suite
 #pragma weak vm_suite
 #pragma weak cpio_suite
 #pragma weak initrd_suite
@@ -92,6 +93,7 @@ int main(void)
 		{ "select", select_suite },
 		{ "load", load_suite },
 		{ "fair", fair_suite },
+		{ "eevdf", eevdf_suite },
 		{ "sched_class", sched_class_suite },
 		{ "rt", rt_suite },
 		{ "lab_rr", lab_rr_suite },

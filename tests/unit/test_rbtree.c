@@ -1,8 +1,9 @@
 /*
  * Host tests of kernel/lib/rbtree: random insert/erase runs checked against a
  * sorted reference array, FIFO order among equal keys, the cached leftmost,
- * walks in both directions, erasure at every kind of position, and rb_verify
- * catching deliberate corruption.
+ * walks in both directions, erasure at every kind of position, rb_verify
+ * catching deliberate corruption, and augmented trees (a per-subtree minimum)
+ * checked node by node against a brute-force recomputation.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -697,6 +698,217 @@ START_TEST(test_verify_catches_corruption)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- augmented trees */
+
+/*
+ * The augmentation EEVDF uses: each node caches the smallest val in its
+ * subtree, while the tree is ordered by key (val and key unrelated).
+ */
+struct aug_item {
+	u64 key, val, min_val;
+	struct rb_node node;
+};
+
+static struct aug_item *aug_of(const struct rb_node *n)
+{
+	return rb_entry(n, struct aug_item, node);
+}
+
+static bool aug_less(const struct rb_node *a, const struct rb_node *b)
+{
+	return aug_of(a)->key < aug_of(b)->key;
+}
+
+static bool aug_update(struct rb_node *n)
+{
+	struct aug_item *it = aug_of(n);
+	u64 min = it->val;
+
+	if (n->left && aug_of(n->left)->min_val < min)
+		min = aug_of(n->left)->min_val;
+	if (n->right && aug_of(n->right)->min_val < min)
+		min = aug_of(n->right)->min_val;
+	if (min == it->min_val)
+		return false;
+	it->min_val = min;
+	return true;
+}
+
+static const struct rb_augment aug_cb = { .update = aug_update };
+
+static u32 aug_updates;
+
+/* Counts calls: the test below checks that propagation stops early. */
+static bool aug_update_counted(struct rb_node *n)
+{
+	aug_updates++;
+	return aug_update(n);
+}
+
+static const struct rb_augment aug_cb_counted = { .update = aug_update_counted };
+
+/*
+ * The brute-force check: every node's cached minimum against a fresh
+ * recomputation from its whole subtree (post-order, recursive: test trees
+ * are shallow). Returns the subtree's true minimum; counts the nodes.
+ */
+static u64 aug_check_subtree(const struct rb_node *n, size_t *count)
+{
+	u64 min, left, right;
+
+	if (!n)
+		return UINT64_MAX;
+	left = aug_check_subtree(n->left, count);
+	right = aug_check_subtree(n->right, count);
+	min = MIN(aug_of(n)->val, MIN(left, right));
+	require(aug_of(n)->min_val == min);
+	(*count)++;
+	return min;
+}
+
+static void aug_check(const struct rb_root_cached *tree, size_t expect)
+{
+	size_t count = 0;
+
+	require(rb_verify_cached(tree, aug_less) == 0);
+	aug_check_subtree(tree->root.node, &count);
+	require(count == expect);
+}
+
+#define AUG_POOL 512
+
+static const struct {
+	u64 seed;
+	u32 ops;
+	u64 key_range; /* small ranges make many equal keys */
+} aug_runs[] = {
+	{ 1, 20000, 1000000 },
+	{ 7, 20000, 16 },
+	{ 42, 20000, 2 },
+	{ 1234567, 40000, 1ULL << 40 },
+};
+
+/*
+ * Random inserts, erases and in-place value changes (propagated), with
+ * every node's cached minimum recomputed by brute force after each step.
+ */
+START_TEST(test_augmented_random_ops)
+{
+	struct aug_item *pool = calloc(AUG_POOL, sizeof(*pool));
+	bool *in = calloc(AUG_POOL, sizeof(*in));
+	struct rb_root_cached tree = RB_ROOT_CACHED;
+	u64 rng = aug_runs[_i].seed;
+	size_t n = 0;
+
+	ck_assert(pool && in);
+	for (u32 op = 0; op < aug_runs[_i].ops; op++) {
+		u32 k = (u32)(rng_next(&rng) % AUG_POOL);
+		struct aug_item *it = &pool[k];
+		u32 what = (u32)(rng_next(&rng) % 8);
+
+		if (!in[k]) {
+			it->key = rng_next(&rng) % aug_runs[_i].key_range;
+			it->val = rng_next(&rng) % 100000;
+			it->min_val = it->val;
+			rb_add_augmented_cached(&it->node, &tree, aug_less, &aug_cb);
+			in[k] = true;
+			n++;
+		} else if (what < 5) {
+			rb_erase_augmented_cached(&it->node, &tree, &aug_cb);
+			require(RB_EMPTY_NODE(&it->node));
+			in[k] = false;
+			n--;
+		} else {
+			it->val = rng_next(&rng) % 100000;
+			rb_augment_propagate(&it->node, &aug_cb);
+		}
+		aug_check(&tree, n);
+	}
+	/* Drain it: the minimum stays right down to the last node. */
+	for (u32 k = 0; k < AUG_POOL; k++) {
+		if (!in[k])
+			continue;
+		rb_erase_augmented_cached(&pool[k].node, &tree, &aug_cb);
+		aug_check(&tree, --n);
+	}
+	ck_assert(RB_EMPTY_ROOT(&tree.root));
+	free(pool);
+	free(in);
+}
+END_TEST
+
+/* Ascending and descending keys: the rotation-heavy patterns. */
+START_TEST(test_augmented_sorted_inserts)
+{
+	struct aug_item *pool = calloc(AUG_POOL, sizeof(*pool));
+	struct rb_root_cached tree = RB_ROOT_CACHED;
+
+	ck_assert(pool);
+	for (int pass = 0; pass < 2; pass++) {
+		for (u32 i = 0; i < AUG_POOL; i++) {
+			struct aug_item *it = &pool[i];
+
+			it->key = pass ? AUG_POOL - i : i;
+			it->val = (i * 7919) % 1000;
+			it->min_val = it->val;
+			rb_add_augmented_cached(&it->node, &tree, aug_less, &aug_cb);
+			aug_check(&tree, i + 1);
+		}
+		/* Erase from the root down: every erase of a two-child node moves a successor. */
+		for (u32 left = AUG_POOL; left; left--) {
+			rb_erase_augmented_cached(tree.root.node, &tree, &aug_cb);
+			aug_check(&tree, left - 1);
+		}
+	}
+	free(pool);
+}
+END_TEST
+
+/*
+ * A change that does not move a node's subtree minimum stops at that node;
+ * a new overall minimum reaches the root. And a plain tree is untouched.
+ */
+START_TEST(test_augmented_propagate_stops)
+{
+	struct aug_item pool[64];
+	struct rb_root_cached tree = RB_ROOT_CACHED;
+	struct aug_item *leaf = NULL;
+
+	for (u32 i = 0; i < 64; i++) {
+		pool[i].key = i;
+		pool[i].val = 1000 + i;
+		pool[i].min_val = pool[i].val;
+		rb_add_augmented_cached(&pool[i].node, &tree, aug_less, &aug_cb);
+	}
+	aug_check(&tree, 64);
+	ck_assert_uint_eq(aug_of(tree.root.node)->min_val, 1000);
+
+	/*
+	 * A leaf that is a right child, below the root's children: vals grow
+	 * with keys, so its parent's minimum is not the leaf's own.
+	 */
+	for (u32 i = 0; i < 64; i++) {
+		struct rb_node *nd = &pool[i].node, *parent = rb_parent(nd);
+
+		if (!nd->left && !nd->right && parent && parent->right == nd && rb_parent(parent))
+			leaf = &pool[i];
+	}
+	ck_assert_ptr_nonnull(leaf);
+	/* Raised: the leaf changes, its parent does not, and the walk stops there. */
+	aug_updates = 0;
+	leaf->val += 5000;
+	rb_augment_propagate(&leaf->node, &aug_cb_counted);
+	aug_check(&tree, 64);
+	ck_assert_uint_eq(aug_updates, 2);
+
+	/* A new overall minimum anywhere shows at the root. */
+	leaf->val = 3;
+	rb_augment_propagate(&leaf->node, &aug_cb);
+	aug_check(&tree, 64);
+	ck_assert_uint_eq(aug_of(tree.root.node)->min_val, 3);
+}
+END_TEST
+
 Suite *rbtree_suite(void)
 {
 	Suite *s = suite_create("rbtree");
@@ -713,6 +925,9 @@ Suite *rbtree_suite(void)
 	tcase_add_test(tc, test_walk_both_ways);
 	tcase_add_test(tc, test_erase_positions);
 	tcase_add_test(tc, test_verify_catches_corruption);
+	tcase_add_loop_test(tc, test_augmented_random_ops, 0, (int)ARRAY_SIZE(aug_runs));
+	tcase_add_test(tc, test_augmented_sorted_inserts);
+	tcase_add_test(tc, test_augmented_propagate_stops);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

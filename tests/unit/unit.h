@@ -31,6 +31,7 @@ Suite *schedstat_suite(void);
 Suite *select_suite(void);
 Suite *load_suite(void);
 Suite *fair_suite(void);
+Suite *eevdf_suite(void);
 Suite *vm_suite(void);
 Suite *cpio_suite(void);
 Suite *initrd_suite(void);
