@@ -891,8 +891,8 @@ ABSURD = {  # kind -> (value a, value b): far out of range, the wrong type, empt
 
 def absurd_options(half=None):
     """The options the absurd tests set: all but the harness's; half 0 or 1: every other one.
-    With value a every option's word is long: the whole line would pass GRUB's ~1,010-byte
-    cut (see cmdline-too-long), so that test boots each half on its own."""
+    Either value's whole line would pass GRUB's ~1,010-byte cut (see cmdline-too-long) with
+    48 options, so each test boots each half on its own."""
     opts = [(n, k) for n, k in registered_options() if n not in HARNESS_OPTIONS and n != "selftest"]
     return opts if half is None else opts[half::2]
 
@@ -950,9 +950,12 @@ BAD_INPUT_TESTS = [
     BootTest("options-absurd-2", "the other half of the options with an absurd value",
              preset="2s", cmdline=absurd_cmdline(0, 1),
              checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(0, 1)]),
-    BootTest("options-absurd-negative", "every option with a negative, empty or malformed value",
-             preset="2s", cmdline=absurd_cmdline(1),
-             checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(1)]),
+    BootTest("options-absurd-negative", "every other option with a negative, empty or malformed value",
+             preset="2s", cmdline=absurd_cmdline(1, 0),
+             checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(1, 0)]),
+    BootTest("options-absurd-negative-2", "the other half with a negative, empty or malformed value",
+             preset="2s", cmdline=absurd_cmdline(1, 1),
+             checks=[has("fulcrum: ready in"), kernel_healthy, absurd_values_refused(1, 1)]),
     BootTest("init-empty", "init= with nothing: init runs the shell as without init=; exit ends it",
              preset="up", user=True, cmdline="init=", send=(("fulcrum$ ", "exit\n"),),
              checks=survived("init: /bin/sh exited with status 0", "init: powering off")),
