@@ -1,7 +1,7 @@
 ; Multiboot2 header: tells GRUB this is a multiboot2 kernel, asks for
 ; page-aligned modules and for a linear framebuffer of any size and depth.
-; Under BIOS grub.cfg's gfxpayload=text wins and the console stays in VGA
-; text mode; UEFI has no text mode, and the kernel draws on the framebuffer.
+; GRUB sets one up under UEFI and, on QEMU's BIOS too (1280x800x32, even with
+; grub.cfg's gfxpayload=text); the kernel draws on it, or on VGA text if none.
 
 MB2_MAGIC	equ 0xe85250d6
 MB2_ARCH_I386	equ 0

@@ -1,6 +1,6 @@
 # Every user test program in turn, then the placement variant in use:
 # what tests/boot/run.py's seam-proof test runs under another class
-# (init="/bin/sh /tests/all.sh"). The list is USER_PROGRAMS there.
+# (init="/bin/sh /tests/all.sh"). The list is SEAM_PROGRAMS there.
 /tests/t_basic
 /tests/t_proc
 /tests/t_pipe
@@ -11,4 +11,5 @@
 /tests/t_files
 /tests/t_efault
 /tests/t_userland
+/tests/t_timers
 sysctl sched_select
