@@ -48,15 +48,20 @@ __no_libcall void *memmove(void *dst, const void *src, size_t n)
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
-	if ((uintptr_t)d <= (uintptr_t)s || (uintptr_t)d >= (uintptr_t)s + n) {
-		while (n--)
-			*d++ = *s++;
-	} else {
-		d += n;
-		s += n;
-		while (n--)
-			*--d = *--s;
+	if ((uintptr_t)d <= (uintptr_t)s || (uintptr_t)d >= (uintptr_t)s + n)
+		return memcpy(dst, src, n);
+	d += n;
+	s += n;
+	/* Backward by words when both ends share alignment and are a word apart or more. */
+	if (word_aligned(d) && word_aligned(s) && (uintptr_t)d - (uintptr_t)s >= WORD_SIZE) {
+		for (; n >= WORD_SIZE; n -= WORD_SIZE) {
+			d -= WORD_SIZE;
+			s -= WORD_SIZE;
+			*(word_t *)d = *(const word_t *)s;
+		}
 	}
+	while (n--)
+		*--d = *--s;
 	return dst;
 }
 

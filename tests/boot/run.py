@@ -1621,7 +1621,9 @@ def iso_for(build, cmdline, initrd=None, elf=None):
     (elf: the build's own fulcrum.elf unless given)."""
     elf = elf or os.path.join(build, "fulcrum.elf")
     h = hashlib.sha1()
-    for path in (elf, initrd):
+    # The image also holds the GRUB template and is laid out by mkiso.
+    for path in (elf, initrd, os.path.join(TOP, "boot", "grub.cfg"),
+                 os.path.join(TOP, "tools", "mkiso")):
         if path:
             with open(path, "rb") as f:
                 h.update(f.read())
@@ -1920,6 +1922,8 @@ def main():
     ap.add_argument("--only", help="comma-separated test names")
     ap.add_argument("--list", action="store_true")
     args = ap.parse_args()
+    # User-program tests run the host's copies from another directory.
+    args.build = os.path.abspath(args.build)
     if args.list:
         for t in TESTS:
             print(f"  {t.name:16} {t.doc}")
