@@ -723,6 +723,7 @@ int set_cpus_allowed(struct task *t, const struct cpumask *mask)
 	t->cpus_allowed = *mask;
 	t->nr_cpus_allowed = n;
 	spin_unlock_irqrestore(&t->pi_lock, flags);
+	trace_sched_affinity(t);
 	if (cpumask_test_cpu(task_cpu(t), mask)) {
 		t->migration_pending = false;
 		return 0;

@@ -98,6 +98,8 @@ struct task *task_create(void (*fn)(void *arg), void *arg, const char *name, int
 	t->cpu = arch_cpu_id();
 	arch_context_init(&t->ctx, (u8 *)t->stack + TASK_STACK_SIZE, kthread_entry, t);
 	register_task(t, pid);
+	if (allowed)
+		trace_sched_affinity(t);
 	return t;
 }
 

@@ -43,6 +43,7 @@ static const char *const event_names[TRACE_NR_EVENTS] = {
 	[TRACE_SCHED_BALANCE] = "sched_balance",
 	[TRACE_SCHED_TOPOLOGY] = "sched_topology_rebuild",
 	[TRACE_SCHED_WATCHDOG] = "sched_watchdog",
+	[TRACE_SCHED_AFFINITY] = "sched_affinity",
 };
 
 #define TRACE_ALL_EVENTS ((1U << TRACE_NR_EVENTS) - 1)
@@ -73,7 +74,7 @@ static int trace_set_item(const char *item, size_t len)
 				bit = 1U << i;
 	}
 	if (!bit) {
-		pr_warn("trace: no event '%s' (sched, or one of sched_switch ... sched_watchdog; docs/tracing.md)\n",
+		pr_warn("trace: no event '%s' (sched, or one of sched_switch ... sched_affinity; docs/tracing.md)\n",
 			item);
 		return -1;
 	}
@@ -206,6 +207,14 @@ static int trace_alloc_rings(void)
 	return 0;
 }
 
+/* A task allowed fewer CPUs than there are: its mask goes into the trace as it starts. */
+static void trace_pinned_task(struct task *p, void *arg)
+{
+	(void)arg;
+	if (p->pid > 0 && p->nr_cpus_allowed < sched_nr_cpus())
+		trace_sched_affinity(p);
+}
+
 int trace_start(void)
 {
 	int err;
@@ -219,6 +228,7 @@ int trace_start(void)
 	} else {
 		trace_output_note_start();
 		__atomic_store_n(&trace_active, true, __ATOMIC_SEQ_CST);
+		sched_for_each_task(trace_pinned_task, NULL);
 	}
 	trace_ctl_release();
 	return err;

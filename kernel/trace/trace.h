@@ -30,6 +30,7 @@ enum trace_event {
 	TRACE_SCHED_BALANCE,
 	TRACE_SCHED_TOPOLOGY,
 	TRACE_SCHED_WATCHDOG,
+	TRACE_SCHED_AFFINITY,
 	TRACE_NR_EVENTS,
 };
 
@@ -65,6 +66,7 @@ void __trace_sched_balance(u32 cpu, const char *domain, int idle_type, long imba
 			   int moved, enum trace_balance_result result);
 void __trace_sched_topology(u32 generation, u32 nr_cpus, u32 nr_levels);
 void __trace_sched_watchdog(const char *kind, u32 cpu, const struct task *p, u64 ms);
+void __trace_sched_affinity(const struct task *p);
 
 /* cpu_idle's state on leaving idle: Linux's PWR_EVENT_EXIT, (u32)-1. */
 #define TRACE_IDLE_EXIT 4294967295U
@@ -188,5 +190,17 @@ long trace_dump(void);
  * (the kernel's wasted-idle totals); prints one console line saying so.
  */
 void trace_dump_final(void);
+
+/*
+ * sched_affinity: p's allowed CPUs are now p->cpus_allowed (a new pinned
+ * kernel thread, set_cpus_allowed, and every pinned task when a trace
+ * starts), so that a reader of the trace knows where a waiting task could
+ * have run.
+ */
+static inline void trace_sched_affinity(const struct task *p)
+{
+	if (unlikely(trace_active))
+		__trace_sched_affinity(p);
+}
 
 #endif

@@ -234,3 +234,37 @@ void __trace_sched_watchdog(const char *kind, u32 cpu, const struct task *p, u64
 	ksnprintf(r->str, sizeof(r->str), "%s %s", kind, p ? p->comm : "-");
 	trace_commit(ring, irq);
 }
+
+/*
+ * One record per TRACE_AFFINITY_CPUS CPUs of the mask: the first always
+ * (cpus_allowed=, which replaces what a reader knew), then each later chunk
+ * that allows a CPU (cpus_allowed_more=, added to it). The kernel's 256
+ * CPUs take one record; the simulator's larger builds may take more.
+ */
+void __trace_sched_affinity(const struct task *p)
+{
+	const u8 *bits = (const u8 *)p->cpus_allowed.bits;
+
+	for (u32 base = 0; base < MAX_CPUS; base += TRACE_AFFINITY_CPUS) {
+		u32 bytes = (MAX_CPUS - base < TRACE_AFFINITY_CPUS ? MAX_CPUS - base :
+								     TRACE_AFFINITY_CPUS) /
+			    8;
+		struct trace_ring *ring;
+		unsigned long irq;
+		struct trace_record *r;
+		bool any = false;
+
+		for (u32 i = 0; i < bytes; i++)
+			any |= bits[base / 8 + i] != 0;
+		if (base && !any)
+			continue;
+		r = trace_reserve(TRACE_SCHED_AFFINITY, &ring, &irq);
+		if (!r)
+			return;
+		r->arg[0] = p->pid;
+		r->arg[1] = (s32)base;
+		memset(r->str, 0, sizeof(r->str));
+		memcpy(r->str, bits + base / 8, bytes);
+		trace_commit(ring, irq);
+	}
+}

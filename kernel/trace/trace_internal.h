@@ -48,6 +48,9 @@ struct trace_record {
 	char str[TRACE_STR_LEN];  /* the event's other name, NUL-terminated */
 };
 _Static_assert(sizeof(struct trace_record) == 96, "trace record size");
+/* sched_affinity keeps the allowed CPUs as a bitmap in str, this many CPUs a record. */
+#define TRACE_AFFINITY_CPUS 256
+_Static_assert(TRACE_AFFINITY_CPUS / 8 <= TRACE_STR_LEN, "a mask chunk fits a record's str");
 
 /*
  * A CPU's ring. Only its own CPU writes it, with interrupts off: the

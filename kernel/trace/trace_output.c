@@ -15,7 +15,7 @@
 #include "printk.h"
 #include "sched/sched.h"
 
-#define TRACE_LINE_MAX	 320
+#define TRACE_LINE_MAX	 768  /* sched_affinity of an odd/even split of 256 CPUs: ~560 */
 #define TRACE_HEADER_MAX 1024 /* the buffer dumps format in: the header is the longest text */
 
 static bool header_sent;	      /* the channel carries one trace: its header once */
@@ -128,6 +128,20 @@ static int format_fields(char *buf, size_t size, const struct trace_record *r, u
 		}
 		return ksnprintf(buf, size, "kind=%s cpu=%d pid=%d comm=%s ms=%d", b, v[0], v[1],
 				 comm, v[2]);
+	}
+	case TRACE_SCHED_AFFINITY: {
+		/* The chunk's CPUs, renumbered from its base (arg 1). */
+		struct cpumask mask = CPUMASK_EMPTY;
+		const u8 *bits = (const u8 *)r->str;
+		int len = ksnprintf(buf, size, "pid=%d %s=", v[0],
+				    v[1] ? "cpus_allowed_more" : "cpus_allowed");
+
+		for (u32 i = 0; i < TRACE_AFFINITY_CPUS; i++)
+			if (bits[i / 8] & (1U << (i % 8)) && (u32)v[1] + i < MAX_CPUS)
+				cpumask_set_cpu((u32)v[1] + i, &mask);
+		if (len < 0 || (size_t)len >= size)
+			return len;
+		return len + cpumask_print(buf + len, size - (size_t)len, &mask);
 	}
 	default:
 		return ksnprintf(buf, size, "?");

@@ -1188,6 +1188,35 @@ def trace_wasted_total(name, cpu, min_ms):
     return check
 
 
+def trace_wasted_agrees(name):
+    """On the same live run, fulcrum-trace's wasted figure (tools/lib/trace_sched, CPUs that
+    record nothing taken as idle) and the kernel's own counter in the trace's trailer agree to
+    a tick per stretch on every CPU: the kernel samples at each 4 ms tick and counts the whole
+    period when it finds a waiter."""
+    def check(log, ctx):
+        import ftrace
+        import trace_sched
+        path = trace_file(ctx, name)
+        if not os.path.exists(path):
+            return [f"no trace file {path}"]
+        trace = ftrace.read(path)
+        kernel = ftrace.kernel_wasted(trace)
+        if not kernel:
+            return [f"no '# fulcrum wasted_idle_ns' lines in {path}"]
+        if not any(kernel.values()):
+            return ["the kernel counted no wasted time at all: the run shows nothing to compare"]
+        r = trace_sched.replay(trace, silent_idle=True)
+        problems = []
+        for cpu, ns in sorted(kernel.items()):
+            runs = r.wasted.get(cpu, [])
+            mine = sum(e - s for s, e, _ in runs)
+            if abs(ns - mine) > 4000000 * max(len(runs), 1):
+                problems.append(f"cpu{cpu}: kernel {ns / 1e6:.3f} ms, trace {mine / 1e6:.3f} ms in "
+                                f"{len(runs)} stretches: more than a tick per stretch apart")
+        return problems
+    return check
+
+
 TRACE_TESTS = [
     BootTest("trace-pingpong", "a pinned two-task ping-pong on CPU 1 gives exactly the expected "
              "switch/waking/wakeup sequence", preset="smt", icount=True, trace=True,
@@ -1214,7 +1243,9 @@ TRACE_TESTS = [
              checks=[matches(r"sched_wasted_check: cpu3 idle 1\d\d ms while pid \d+ \(wasted_spin\) "
                              r"waited on cpu2 \(nr_running 2\); domains: none \(no balancing\)$"),
                      matches(r"KTEST wasted_idle_check: cpu3 out of the domains wasted \d+ ms"),
-                     trace_wasted_total("sched-wasted-check", 3, 200)]),
+                     trace_wasted_total("sched-wasted-check", 3, 200),
+                     trace_has("sched-wasted-check", "sched_affinity", cpus_allowed="2-3"),
+                     trace_wasted_agrees("sched-wasted-check")]),
 ]
 
 

@@ -224,6 +224,29 @@ class Wasted(unittest.TestCase):
         code, out, _ = tool("wasted", "--min-ms", "4", GAPS)
         self.assertIn("total: 5.000 ms wasted in 1 stretches of at least 4 ms", out)
 
+    def test_affinity_from_the_trace(self):
+        """Fulcrum's sched_affinity lines narrow where a waiting task could have run; a forked
+        child inherits its parent's mask; cpus_allowed_more= adds a later chunk of a mask."""
+        def with_lines(*extra):
+            head, sep, body = read(GAPS).partition("          <idle>-0       [000] d..2.     1.000000")
+            pre = "".join(f"           kinit-1       [000] .....     1.000000: {e}\n" for e in extra)
+            return head + pre + sep + body
+
+        def stretches(text):
+            r = trace_sched.replay(ftrace.parse_text(text))
+            return r, [(c, s, e) for c, s, e, _ in trace_sched.wasted_intervals(r)]
+
+        pins = ("sched_affinity: pid=10 cpus_allowed=0", "sched_affinity: pid=11 cpus_allowed=0",
+                "sched_affinity: pid=20 cpus_allowed=1",
+                "sched_process_fork: comm=kinit pid=20 child_comm=sleeper_c child_pid=12")
+        r, got = stretches(with_lines(*pins))
+        self.assertTrue(r.affinity_known)
+        # CPU 1's stretch is gone (spin_a and spin_b may only run on CPU 0), and so is CPU 0's:
+        # sleeper_c inherited CPU 1 only from its parent. worker_d has no mask: its 0.4 ms stays.
+        self.assertEqual(got, [(0, 1017000000, 1017400000)])
+        _, got = stretches(with_lines(*pins, "sched_affinity: pid=12 cpus_allowed_more=0"))
+        self.assertEqual(got, [(0, 1012000000, 1015000000), (0, 1017000000, 1017400000)])
+
     def test_kernel_count_beside(self):
         """Fulcrum's trailer lines give the kernel's own count; both are printed per CPU."""
         text = read(GAPS) + ("# fulcrum wasted_idle_ns cpu=0 ns=4000000 since_boot=9000000\n"

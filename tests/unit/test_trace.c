@@ -156,6 +156,33 @@ START_TEST(test_fulcrum_events)
 END_TEST
 
 /* A name with a blank or '=' would split a key=value field: each becomes '_'. */
+/* sched_affinity: the mask's bits in str, printed as Linux prints a CPU list. */
+START_TEST(test_affinity_line)
+{
+	struct trace_record r = rec(TRACE_SCHED_AFFINITY, 2000, 6, "kinit");
+
+	r.arg[0] = 7;
+	r.str[0] = 0x0c;	/* CPUs 2, 3 */
+	r.str[1] = (char)0xff;	/* 8-15 */
+	r.str[31] = (char)0x80; /* 255 */
+	ck_assert_str_eq(line_of(&r, 3),
+			 "           kinit-6       [003] .....     0.000002: sched_affinity: pid=7 "
+			 "cpus_allowed=2-3,8-15,255\n");
+	/* An odd/even split of every CPU is the longest list: it fits a line whole. */
+	{
+		static char buf[768];
+		const char *list;
+
+		memset(r.str, 0x55, TRACE_AFFINITY_CPUS / 8);
+		trace_format_record(buf, sizeof(buf), &r, 3);
+		list = strstr(buf, "cpus_allowed=");
+		ck_assert_ptr_nonnull(list);
+		ck_assert(strncmp(list, "cpus_allowed=0,2,4,", 19) == 0);
+		ck_assert_ptr_nonnull(strstr(buf, ",252,254\n"));
+	}
+}
+END_TEST
+
 START_TEST(test_names_made_safe)
 {
 	struct trace_record r = rec(TRACE_SCHED_PROCESS_EXIT, 0, 8, "a b=c");
@@ -235,6 +262,7 @@ Suite *trace_suite(void)
 	tcase_add_test(tc, test_wakeup_family_lines);
 	tcase_add_test(tc, test_process_and_idle_lines);
 	tcase_add_test(tc, test_fulcrum_events);
+	tcase_add_test(tc, test_affinity_line);
 	tcase_add_test(tc, test_names_made_safe);
 	tcase_add_test(tc, test_header_is_linux_nop);
 	tcase_add_test(tc, test_dump_merges_and_consumes);

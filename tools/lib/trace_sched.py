@@ -164,6 +164,9 @@ def replay(trace, silent_idle=False):
         f = ev.fields
         if "cpus_allowed" in f and "pid" in f:
             task(ev.num("pid")).allowed = parse_cpulist(f["cpus_allowed"])
+        if "cpus_allowed_more" in f and "pid" in f:  # Fulcrum's later chunks of a large mask
+            t = task(ev.num("pid"))
+            t.allowed = (t.allowed or frozenset()) | parse_cpulist(f["cpus_allowed_more"])
         if ev.name == "sched_switch":
             c, prev_pid, next_pid = ev.cpu, ev.num("prev_pid"), ev.num("next_pid")
             prev = task(prev_pid, f["prev_comm"])
@@ -206,8 +209,10 @@ def replay(trace, silent_idle=False):
             if t.state == "runnable" or t.waking is not None:
                 t.cpu = ev.num("dest_cpu")
         elif ev.name == "sched_process_fork":
-            task(ev.num("pid"), f["comm"])
-            task(ev.num("child_pid"), f["child_comm"])
+            parent = task(ev.num("pid"), f["comm"])
+            child = task(ev.num("child_pid"), f["child_comm"])
+            if child.allowed is None:
+                child.allowed = parent.allowed  # a child inherits its parent's affinity
         elif ev.name == "sched_process_exit":
             task(ev.num("pid"), f["comm"])
         elif ev.name == "cpu_idle":
