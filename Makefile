@@ -59,7 +59,7 @@ BROKEN_KERNEL = BUILD=$(BUILD)/broken EXTRA_KERNEL_C=tests/seam/broken.c $(BUILD
 
 # ---------------------------------------------------------------- targets
 
-.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench seeds sim-bench
+.PHONY: all help run qemu qemu-gdb test unit lint format boot-test fuzz fuzz-syscalls stress clean deps sched-cost bench seeds sim-bench sim-check
 .PHONY: lab grade grade-check
 
 all: $(BUILD)/fulcrum.elf $(BUILD)/initrd.cpio $(BUILD)/fulcrum.iso $(BUILD)/tools/fulcrum-sim ## build the kernel, the initrd, the bootable ISO and the simulator
@@ -112,6 +112,10 @@ grade-check: deps ## grade the graders: full marks, skeletons under half, tests/
 
 sim-bench: $(BUILD)/tools/fulcrum-sim ## simulator speed: events per host CPU second; compute 2,560 tasks on 80 CPUs
 	@$(PYTHON) tools/sim-bench --build $(BUILD)
+
+sim-check: deps ## the simulator against the kernel under icount: shares, fairness, migrations, decisions
+	@$(MAKE) --no-print-directory all $(BUILD)/tools/fulcrum-sim
+	@$(PYTHON) tools/sim-check --build $(BUILD)
 
 unit: deps ## host unit tests only (Check)
 	@$(MAKE) --no-print-directory $(BUILD)/unit/fulcrum-unit $(ELF_SAMPLES)

@@ -10,7 +10,9 @@
  *
  * Figures: the worst task's deviation from its ideal (%), Jain's fairness
  * index of the actual/ideal ratios (1 is perfect), and how much of the
- * CPU time the set could give was used (%). The same binary runs on
+ * CPU time the set could give was used (%), and the context switches
+ * the tasks made in the window (getrusage's voluntary and involuntary
+ * together, so the simulator's count can be set beside it). The same binary runs on
  * Linux, so both kernels can be compared in the same virtual machine.
  *
  * Checks: every task reports; no task's CPU time exceeds the window, and
@@ -46,7 +48,17 @@ static bool inject_error;
 struct report {
 	long id;
 	uint64_t cpu_ns;
+	uint64_t switches; /* context switches in the window */
 };
+
+static uint64_t switches_now(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		bench_fail("getrusage: %s", strerror(errno));
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
 
 static struct bench_gate gate;
 static int start_pipe[2]; /* parent -> tasks: the window's start, one copy per task */
@@ -65,7 +77,7 @@ static int task(void *arg)
 {
 	long id = (long)arg;
 	volatile uint64_t x = (uint64_t)id + 1;
-	uint64_t start, end, c0, c1;
+	uint64_t start, end, c0, c1, s0;
 	struct report r = { .id = id };
 	int err;
 
@@ -78,11 +90,13 @@ static int task(void *arg)
 	if (bench_read_all(start_pipe[0], &start, sizeof(start)) != sizeof(start))
 		bench_fail("task %ld: no start time from the parent", id);
 	end = start + (uint64_t)(seconds * NSEC_PER_SEC);
+	s0 = switches_now();
 	c0 = cpu_now_ns();
 	while (bench_now_ns() < end)
 		for (long i = 0; i < SPIN_CHUNK; i++)
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
 	c1 = cpu_now_ns();
+	r.switches = switches_now() - s0;
 	r.cpu_ns = c1 - c0;
 	if (inject_error && id == 0)
 		r.cpu_ns += 2 * (end - start); /* more CPU time than the window had */
@@ -192,7 +206,7 @@ int main(int argc, char **argv)
 	static uint64_t cpu_ns[MAX_TASKS];
 	static bool seen[MAX_TASKS];
 	static double ideal[MAX_TASKS];
-	uint64_t start, window, sum = 0;
+	uint64_t start, window, sum = 0, switches = 0;
 	long got = 0, failed, busy;
 	struct fair_figures f;
 	struct report r;
@@ -233,6 +247,7 @@ int main(int argc, char **argv)
 			bench_fail("a garbled or repeated report (%ld bytes, task %ld)", n, r.id);
 		seen[r.id] = true;
 		cpu_ns[r.id] = r.cpu_ns;
+		switches += r.switches;
 		got++;
 	}
 	failed = bench_reap(tasks, "task");
@@ -261,5 +276,7 @@ int main(int argc, char **argv)
 	bench_result(f.worst_dev_pct, "%", "tasks=%ld cpus=%ld metric=worst_dev", tasks, ncpus);
 	bench_result(f.jain, "index", "tasks=%ld cpus=%ld metric=jain", tasks, ncpus);
 	bench_result(f.cpu_used_pct, "%", "tasks=%ld cpus=%ld metric=cpu_used", tasks, ncpus);
+	bench_result((double)switches, "switches", "tasks=%ld cpus=%ld metric=task_switches", tasks,
+		     ncpus);
 	return 0;
 }
