@@ -11,8 +11,10 @@
  * Figures: the worst task's deviation from its ideal (%), Jain's fairness
  * index of the actual/ideal ratios (1 is perfect), and how much of the
  * CPU time the set could give was used (%), and the context switches
- * the tasks made in the window (getrusage's voluntary and involuntary
- * together, so the simulator's count can be set beside it). The same binary runs on
+ * and migrations the tasks made in the window (getrusage's voluntary and
+ * involuntary switches together; se.nr_migrations of /proc/self/sched,
+ * left out where that file is missing), so the simulator's counts can be
+ * set beside them. The same binary runs on
  * Linux, so both kernels can be compared in the same virtual machine.
  *
  * Checks: every task reports; no task's CPU time exceeds the window, and
@@ -49,6 +51,7 @@ struct report {
 	long id;
 	uint64_t cpu_ns;
 	uint64_t switches; /* context switches in the window */
+	long migrations;   /* moves to another CPU in the window; -1: unknown */
 };
 
 static uint64_t switches_now(void)
@@ -58,6 +61,24 @@ static uint64_t switches_now(void)
 	if (getrusage(RUSAGE_SELF, &ru))
 		bench_fail("getrusage: %s", strerror(errno));
 	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+/* se.nr_migrations of /proc/self/sched (Linux's format, "name : value"), or -1. */
+static long migrations_now(void)
+{
+	char line[256];
+	long n = -1;
+	FILE *f = fopen("/proc/self/sched", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "se.nr_migrations", 16) == 0 && strchr(line, ':')) {
+			n = strtol(strchr(line, ':') + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return n;
 }
 
 static struct bench_gate gate;
@@ -78,6 +99,7 @@ static int task(void *arg)
 	long id = (long)arg;
 	volatile uint64_t x = (uint64_t)id + 1;
 	uint64_t start, end, c0, c1, s0;
+	long m0, m1;
 	struct report r = { .id = id };
 	int err;
 
@@ -90,6 +112,7 @@ static int task(void *arg)
 	if (bench_read_all(start_pipe[0], &start, sizeof(start)) != sizeof(start))
 		bench_fail("task %ld: no start time from the parent", id);
 	end = start + (uint64_t)(seconds * NSEC_PER_SEC);
+	m0 = migrations_now();
 	s0 = switches_now();
 	c0 = cpu_now_ns();
 	while (bench_now_ns() < end)
@@ -97,6 +120,8 @@ static int task(void *arg)
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
 	c1 = cpu_now_ns();
 	r.switches = switches_now() - s0;
+	m1 = migrations_now();
+	r.migrations = m0 < 0 || m1 < 0 ? -1 : m1 - m0;
 	r.cpu_ns = c1 - c0;
 	if (inject_error && id == 0)
 		r.cpu_ns += 2 * (end - start); /* more CPU time than the window had */
@@ -207,6 +232,7 @@ int main(int argc, char **argv)
 	static bool seen[MAX_TASKS];
 	static double ideal[MAX_TASKS];
 	uint64_t start, window, sum = 0, switches = 0;
+	long migrations = 0;
 	long got = 0, failed, busy;
 	struct fair_figures f;
 	struct report r;
@@ -248,6 +274,7 @@ int main(int argc, char **argv)
 		seen[r.id] = true;
 		cpu_ns[r.id] = r.cpu_ns;
 		switches += r.switches;
+		migrations = migrations < 0 || r.migrations < 0 ? -1 : migrations + r.migrations;
 		got++;
 	}
 	failed = bench_reap(tasks, "task");
@@ -278,5 +305,8 @@ int main(int argc, char **argv)
 	bench_result(f.cpu_used_pct, "%", "tasks=%ld cpus=%ld metric=cpu_used", tasks, ncpus);
 	bench_result((double)switches, "switches", "tasks=%ld cpus=%ld metric=task_switches", tasks,
 		     ncpus);
+	if (migrations >= 0)
+		bench_result((double)migrations, "migrations",
+			     "tasks=%ld cpus=%ld metric=task_migrations", tasks, ncpus);
 	return 0;
 }

@@ -332,7 +332,8 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 	long tasks = 5, ncpus, busy;
 	double seconds = 2.0, capacity;
 	struct fair_figures f;
-	u64 window, sum = 0, switches = 0, cpu_ns[FAIRSHARE_MAX_TASKS];
+	u64 window, sum = 0, switches = 0, migrations = 0, cpu_ns[FAIRSHARE_MAX_TASKS];
+	static u64 migrations_at_start[FAIRSHARE_MAX_TASKS];
 	struct cpumask mask;
 	char keys[96];
 	int c;
@@ -376,6 +377,8 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 
 		snprintf(name, sizeof(name), "fairshare/%ld", i);
 		ts[i] = sim_task_spawn(&spin_ops, (u32)i, name, nice_of[i], &mask);
+		/* The guest counts from its window's start, after fork placement. */
+		migrations_at_start[i] = ts[i]->t->nr_migrations;
 	}
 	if (!sim_engine_run(SIM_START_NS + window))
 		sim_fail("the simulated time limit passed before the window ended");
@@ -384,6 +387,7 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 		cpu_ns[i] = task_sched_runtime(ts[i]->t);
 		switches += ts[i]->t->stats.nr_voluntary_switches +
 			    ts[i]->t->stats.nr_involuntary_switches;
+		migrations += ts[i]->t->nr_migrations - migrations_at_start[i];
 		if (cpu_ns[i] > window + WINDOW_SLACK_NS)
 			sim_fail("task %ld used %.3f ms of CPU in a %.3f ms window", i,
 				 (double)cpu_ns[i] / 1e6, (double)window / 1e6);
@@ -403,6 +407,7 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 	sim_result("fairshare", f.cpu_used_pct, "%", "%s metric=cpu_used", keys);
 	/* The guest counts from its window's start; here the tasks begin with it. */
 	sim_result("fairshare", (double)switches, "switches", "%s metric=task_switches", keys);
+	sim_result("fairshare", (double)migrations, "migrations", "%s metric=task_migrations", keys);
 	sim_report_sched("fairshare", keys, seconds);
 	return 0;
 }
