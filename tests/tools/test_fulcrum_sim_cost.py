@@ -58,11 +58,11 @@ def compute_real(out):
 
 
 class Refill(unittest.TestCase):
-    def mover(self, second_cpu):
+    def mover(self, second_cpu, ws=""):
         """rt-app's runtime (ms) of a thread that runs 20 ms on CPU 3, then 20 ms on second_cpu."""
-        text = """{"tasks": {"mover": {"loop": 1, "phases": {
+        text = """{"tasks": {"mover": {"loop": 1, %s "phases": {
                     "a": {"cpus": [3], "run": 20000},
-                    "b": {"cpus": [%d], "run": 20000}}}}}""" % second_cpu
+                    "b": {"cpus": [%d], "run": 20000}}}}}""" % (ws, second_cpu)
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             f.write(text)
         try:
@@ -82,6 +82,11 @@ class Refill(unittest.TestCase):
         self.assertAlmostEqual(self.mover(2) - stay, 0.0, places=6)  # smt_ns_per_kb = 0
         self.assertAlmostEqual(self.mover(1) - stay, 1000 * 40 / 1e6, places=6)
         self.assertAlmostEqual(self.mover(6) - stay, 1000 * 100 * 2.1 / 1e6, places=6)
+
+    def test_rtapp_task_declares_its_working_set(self):
+        stay = self.mover(3, '"ws_kb": 500,')
+        self.assertAlmostEqual(self.mover(6, '"ws_kb": 500,') - stay, 500 * 100 * 2.1 / 1e6,
+                               places=6)
 
     def test_no_refill_without_costs(self):
         text = """{"tasks": {"mover": {"loop": 1, "phases": {
