@@ -176,7 +176,7 @@ class CostFileErrors(unittest.TestCase):
             a = run("--preset", "2s", "--cost", cost, "--", "hackbench", "-g", "1", "-l", "20")
         b = run("--preset", "2s", "--cost", "default", "--", "hackbench", "-g", "1", "-l", "20")
         self.assertEqual(a.returncode, 0, a.stderr)
-        # The defaults written with 6 digits give the same run as the defaults themselves.
+        # The defaults written out give the same run as the defaults themselves.
         self.assertEqual(a.stdout.replace(cost, "default"), b.stdout)
 
 

@@ -164,6 +164,6 @@ int sim_cost_load(const char *arg)
 void sim_cost_print(FILE *out)
 {
 	for (size_t i = 0; i < NR_KEYS; i++)
-		fprintf(out, "%-18s = %-10.6g # %s; %s\n", keys[i].name, *field(&keys[i]),
+		fprintf(out, "%-18s = %-12.10g # %s; %s\n", keys[i].name, *field(&keys[i]),
 			keys[i].unit, keys[i].source);
 }
