@@ -386,12 +386,18 @@ static u32 stock_walk_levels(u32 this_cpu, u32 prev)
 	return n;
 }
 
-/* p was woken from cpu, last on prev: try_to_wake_up's work and its select_task_rq. */
+/*
+ * p is about to be woken from cpu, last on prev: try_to_wake_up's work and
+ * its select_task_rq (none for a task still on its queue), charged before
+ * the wake-up so that the reschedule IPI it sends leaves after it.
+ */
 static void cost_wake(u32 cpu, struct task *p, u32 prev)
 {
 	double insn = sim_cost.wakeup_insn;
 
-	if (p->nr_cpus_allowed > 1) {
+	if (p->state == TASK_RUNNING || p->state == TASK_DEAD)
+		return; /* try_to_wake_up returns at once */
+	if (!p->on_rq && p->nr_cpus_allowed > 1) {
 		insn += sim_cost.select_insn;
 		if (machine->cpu[cpu].llc != machine->cpu[prev].llc)
 			insn += sim_cost.select_remote_insn;
@@ -579,21 +585,23 @@ struct sim_task *sim_task_fork(const struct sim_workload_ops *ops, u32 id, const
 
 void sim_task_wake(struct sim_task *st, bool sync)
 {
-	u32 cpu = sim_cpu, prev = task_cpu(st->t);
-
-	if (wake_up_task(st->t, sync)) {
+	if (sim_cost.on)
+		cost_wake(sim_cpu, st->t, task_cpu(st->t));
+	if (wake_up_task(st->t, sync))
 		totals.wakeups++;
-		if (sim_cost.on)
-			cost_wake(cpu, st->t, prev);
-	}
 }
 
 void sim_engine_ipi(u32 cpu)
 {
+	u64 sent = sim_now;
+
 	if (cpu >= nr_cpus || cpus[cpu].ipi_pending)
 		return;
+	/* It leaves when the work charged to the sending CPU so far is done. */
+	if (sim_cpu < nr_cpus && cpus[sim_cpu].busy_until > sent)
+		sent = cpus[sim_cpu].busy_until;
 	cpus[cpu].ipi_pending = true;
-	ev_push(sim_now + cfg.ipi_ns, EV_IPI, cpu, 0);
+	ev_push(sent + cfg.ipi_ns, EV_IPI, cpu, 0);
 	totals.ipis++;
 }
 
