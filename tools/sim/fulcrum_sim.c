@@ -14,10 +14,12 @@
 #include "sched/stop.h"
 #include "sched/topology.h"
 #include "trace/trace.h"
+#include "cost.h"
 #include "sim.h"
 
 static const char usage[] =
 	"usage: fulcrum-sim [MACHINE] [--seed N] [--ipi-ns NS] [--limit S] [--sched-debug]\n"
+	"                   [--cost none|default|FILE]\n"
 	"                   [NAME=VALUE...] [-- PROGRAM ARGS...]\n"
 	"       fulcrum-sim --list-presets\n"
 	"\n"
@@ -40,6 +42,10 @@ static const char usage[] =
 	"--seed N          places each CPU's timer tick in its period (default 1)\n"
 	"--ipi-ns NS       reschedule IPI latency (default 2000)\n"
 	"--limit S         stop after S simulated seconds (default 3600)\n"
+	"--cost MODEL      none (default: nothing costs time), default (the kernel's\n"
+	"                  measured path lengths, cache refill, SMT speed), or a FILE of\n"
+	"                  key = value lines over the defaults (docs/simulator.md)\n"
+	"--cost-keys       print every cost key with its default, unit and source\n"
 	"--sched-debug     print the domains and balance map as the boot log does\n"
 	"                  (the sched_debug boot option); with no PROGRAM, only that\n"
 	"--trace FILE      write the scheduler trace (trace=sched unless trace= is given)\n"
@@ -91,6 +97,7 @@ int main(int argc, char **argv)
 	static char options[CMDLINE_MAX];
 	size_t olen = 0;
 	bool sched_debug = false;
+	const char *cost = "none";
 	const char *trace_path = NULL;
 	char desc[256];
 	struct cpumask online;
@@ -159,6 +166,15 @@ int main(int argc, char **argv)
 				usage_error("a value is missing after", a);
 			trace_path = v;
 			i++;
+		} else if (strcmp(a, "--cost") == 0) {
+			if (!v)
+				usage_error("a value is missing after", a);
+			cost = v;
+			i++;
+		} else if (strcmp(a, "--cost-keys") == 0) {
+			sim_cost_load("default");
+			sim_cost_print(stdout);
+			return 0;
 		} else if (strcmp(a, "--sched-debug") == 0) {
 			sched_debug = true;
 		} else if (a[0] == '-') {
@@ -191,6 +207,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (sim_cost_load(cost))
+		return 2;
 	if (cmdline_parse(options)) {
 		fprintf(stderr, "fulcrum-sim: bad boot options (see the kernel's warnings above)\n");
 		return 2;
@@ -202,6 +220,8 @@ int main(int argc, char **argv)
 	printf("fulcrum-sim: %s; %u CPUs, %llu Hz tick, seed %llu; boot options: %s\n", desc,
 	       machine.nr_cpus, (unsigned long long)sim_hz(), (unsigned long long)cfg.seed,
 	       olen ? cmdline_get() : "(none)");
+	if (sim_cost.on)
+		printf("fulcrum-sim: cost model %s (docs/simulator.md)\n", cost);
 
 	/* kernel/main.c's order: runqueues, the domains over every CPU, then the stoppers. */
 	sim_now = 0;
@@ -221,6 +241,7 @@ int main(int argc, char **argv)
 	sched_topology_print_summary(sched_topology_current());
 	sched_placement_print();
 	trace_init();
+	cfg.machine = &machine;
 	sim_engine_init(&cfg);
 	if (stop_machine_init()) {
 		fprintf(stderr, "fulcrum-sim: cannot start the stopper threads\n");

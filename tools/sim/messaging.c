@@ -40,6 +40,10 @@ struct chan {
 
 static u64 write_ns = 1000, read_ns = 1000;
 
+/* Working sets (KiB) under --cost (--ws-kb): round figures, a few buffers' worth, not measured. */
+#define HACKBENCH_WS_KB 16
+#define PIPEBENCH_WS_KB 8
+
 /* What the kernel charges a socket message against the send buffer (unix_skb_truesize). */
 static u32 skb_truesize(u32 len)
 {
@@ -176,14 +180,16 @@ static void hb_usage(void)
 {
 	printf("usage: hackbench [-p|--pipe] [-T|--threads | -P|--process] [-g|--groups G]\n"
 	       "                 [-l|--loops L] [-f|--fds N] [-s|--datasize BYTES]\n"
-	       "                 [--write-ns NS] [--read-ns NS]\n"
+	       "                 [--write-ns NS] [--read-ns NS] [--ws-kb KB]\n"
 	       "\n"
 	       "G groups (default 10) of N senders and N receivers (default 20); each sender\n"
 	       "sends L messages (default 100) of BYTES bytes (default 100, 8..4096) to every\n"
 	       "receiver of its group, over socket pairs or pipes (-p). In the simulator each\n"
 	       "write and read costs NS of CPU time (default 1000 each) and -T changes only\n"
 	       "the mode printed. Prints \"Time: seconds\" and a RESULT line; fails unless\n"
-	       "every receiver got all N x L messages.\n");
+	       "every receiver got all N x L messages. --ws-kb: each task's working set\n"
+	       "under --cost (default %d).\n",
+	       HACKBENCH_WS_KB);
 }
 
 int sim_hackbench_main(int argc, char **argv)
@@ -198,6 +204,7 @@ int sim_hackbench_main(int argc, char **argv)
 		{ "datasize", required_argument, NULL, 's' },
 		{ "write-ns", required_argument, NULL, 'W' },
 		{ "read-ns", required_argument, NULL, 'R' },
+		{ "ws-kb", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -209,6 +216,7 @@ int sim_hackbench_main(int argc, char **argv)
 	char keys[160];
 	int c;
 
+	sim_ws_bytes = HACKBENCH_WS_KB * 1024;
 	for (int i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "-pipe"))
 			argv[i] = "--pipe";
@@ -240,6 +248,9 @@ int sim_hackbench_main(int argc, char **argv)
 			break;
 		case 'R':
 			read_ns = parse_ns("--read-ns", optarg);
+			break;
+		case 'w':
+			sim_ws_bytes = (u64)sim_arg_long("--ws-kb", optarg, 0, 1 << 24) * 1024;
 			break;
 		case 'h':
 			hb_usage();
@@ -390,6 +401,7 @@ int sim_pipebench_main(int argc, char **argv)
 		{ "threaded", no_argument, NULL, 'T' },
 		{ "write-ns", required_argument, NULL, 'W' },
 		{ "read-ns", required_argument, NULL, 'R' },
+		{ "ws-kb", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -399,6 +411,7 @@ int sim_pipebench_main(int argc, char **argv)
 	char keys[64];
 	int c;
 
+	sim_ws_bytes = PIPEBENCH_WS_KB * 1024;
 	while ((c = getopt_long(argc, argv, "l:Th", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
@@ -413,14 +426,19 @@ int sim_pipebench_main(int argc, char **argv)
 		case 'R':
 			read_ns = parse_ns("--read-ns", optarg);
 			break;
+		case 'w':
+			sim_ws_bytes = (u64)sim_arg_long("--ws-kb", optarg, 0, 1 << 24) * 1024;
+			break;
 		case 'h':
 			printf("usage: pipebench [-l|--loops N] [-T|--threaded] [--write-ns NS] "
-			       "[--read-ns NS]\n"
+			       "[--read-ns NS] [--ws-kb KB]\n"
 			       "\n"
 			       "Two tasks pass a token back and forth N times (default 100000) over\n"
 			       "two pipes, as \"perf bench sched pipe\"; each write and read costs NS\n"
 			       "of CPU time (default 1000). Prints the total time, usecs/op and\n"
-			       "ops/sec, and RESULT lines; fails unless every token came back.\n");
+			       "ops/sec, and RESULT lines; fails unless every token came back.\n"
+			       "--ws-kb: each task's working set under --cost (default %d).\n",
+			       PIPEBENCH_WS_KB);
 			return 0;
 		default:
 			sim_usage_error("unknown option");

@@ -94,11 +94,12 @@ enum prop {
 	P_POLICY,
 	P_CPUS,
 	P_PHASES,
+	P_WS_KB,
 	NR_PROPS,
 };
 
 static const char *const prop_names[NR_PROPS] = {
-	"instance", "loop", "delay", "priority", "policy", "cpus", "phases",
+	"instance", "loop", "delay", "priority", "policy", "cpus", "phases", "ws_kb",
 };
 
 #define TASK_PROPS  ((1u << NR_PROPS) - 1)
@@ -385,6 +386,11 @@ static void parse_task(struct parser *p, int ti, json_t *obj, unsigned int line)
 		t->delay_ns = rtapp_get_time(p, pr.val[P_DELAY], pr.line[P_DELAY], "delay");
 	if (pr.val[P_CPUS])
 		get_cpus(p, pr.val[P_CPUS], pr.line[P_CPUS], &t->cpus);
+	/* Fulcrum's own key, not rt-app's: the working set fulcrum-sim's --cost charges. */
+	if (pr.val[P_WS_KB]) {
+		t->ws_kb = get_int(p, pr.val[P_WS_KB], pr.line[P_WS_KB], "ws_kb", 0, 1 << 24);
+		t->ws_given = true;
+	}
 	p->cur_policy = p->wl->global.default_policy;
 	if (!parse_sched(p, &pr, &t->policy, &t->priority)) {
 		t->policy = p->cur_policy;

@@ -133,6 +133,7 @@ static struct sim_task *new_thread(u32 task, bool forked)
 	struct cpumask mask;
 	struct sim_task *st;
 	char name[32];
+	u64 saved_ws;
 
 	if (!th || !(th->timer_next = calloc(wl.nr_resources ? wl.nr_resources : 1, sizeof(u64))))
 		sim_fail("out of memory");
@@ -147,10 +148,14 @@ static struct sim_task *new_thread(u32 task, bool forked)
 			sim_fail("out of memory");
 	}
 	/* The thread starts with a burst of nothing: its first event comes at its first run. */
+	saved_ws = sim_ws_bytes;
+	if (wt->ws_given)
+		sim_ws_bytes = (u64)wt->ws_kb * 1024;
 	if (forked)
 		st = sim_task_fork(&rt_ops, nr_threads, name, 0, wt->cpus.nr ? &mask : NULL);
 	else
 		st = sim_task_spawn(&rt_ops, nr_threads, name, 0, wt->cpus.nr ? &mask : NULL);
+	sim_ws_bytes = saved_ws;
 	st->priv = th;
 	threads[nr_threads++] = st;
 	if (wt->policy != WL_POLICY_OTHER || wt->priority)

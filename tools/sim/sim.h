@@ -99,13 +99,31 @@ struct sim_task {
 	void *priv;		 /* the workload's */
 	u64 exit_ns;		 /* when it exited; 0 if it has not */
 	bool exited;
+
+	/* The cost model's (cost.h): what the task's caches hold, and what it lost. */
+	u64 ws_bytes;	 /* working set, from sim_ws_bytes when it was made */
+	u32 last_cpu;	 /* where it last ran */
+	u32 home_node;	 /* where its memory is: the node it first ran on */
+	u64 left_at;	 /* when it was switched out last */
+	u64 churn_at;	 /* last_cpu's cache churn then */
+	u64 stall_ns;	 /* time it was current without progress: costs, SMT */
+	u64 burst_begin; /* when the current stretch of running began */
+	bool ran;	 /* it has run somewhere */
 };
+
+/*
+ * The working set (bytes) of tasks made from now on: each workload sets it
+ * from its --ws-kb before it spawns its tasks (the cost file's ws_kb
+ * otherwise). It only matters under --cost.
+ */
+extern u64 sim_ws_bytes;
 
 /* Engine knobs from the command line. */
 struct sim_config {
 	u64 seed;
-	u64 ipi_ns;   /* reschedule IPI latency */
-	u64 limit_ns; /* simulated time after which the run is stopped */
+	u64 ipi_ns;		       /* reschedule IPI latency */
+	u64 limit_ns;		       /* simulated time after which the run is stopped */
+	const struct machine *machine; /* for the cost model's distances */
 };
 
 /* A reschedule IPI to cpu from the current CPU: an event after the IPI latency. */
@@ -150,6 +168,7 @@ struct sim_totals {
 	u64 events, ticks, ipis, wakeups, bursts;
 	u64 switches, migrations, wasted_ns;
 	u64 run_delay_ns, cpu_time_ns;
+	u64 path_ns, refill_ns, smt_ns; /* the cost model's charges (cost.h) */
 };
 
 void sim_engine_totals(struct sim_totals *tot);

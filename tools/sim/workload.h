@@ -149,6 +149,8 @@ struct wl_task {
 	struct wl_cpus cpus;
 	struct wl_phase *phases;
 	unsigned int nr_phases; /* >= 1 */
+	bool ws_given;		/* "ws_kb" (Fulcrum's key): its threads' working set */
+	int64_t ws_kb;		/* under fulcrum-sim --cost */
 };
 
 struct wl_global {

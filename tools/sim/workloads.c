@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "fairness.h"
 #include "printk.h"
 #include "sched/stats.h"
@@ -112,6 +113,11 @@ void sim_report_sched(const char *name, const char *keys, double window_s)
 	sim_result(name, (double)tot.migrations, "migrations", "%s metric=migrations", keys);
 	sim_result(name, (double)tot.wasted_ns / 1e6, "ms", "%s metric=wasted_cpu", keys);
 	sim_result(name, queued * 100, "%", "%s metric=wait_share", keys);
+	if (sim_cost.on)
+		printf("cost: scheduler paths %.3f ms, cache refill %.3f ms, SMT slowdown %.3f ms "
+		       "(CPU time, all CPUs)\n",
+		       (double)tot.path_ns / 1e6, (double)tot.refill_ns / 1e6,
+		       (double)tot.smt_ns / 1e6);
 	if (sim_schedstat_wanted()) {
 		schedstat_print();
 		sched_tasks_print();
@@ -134,6 +140,19 @@ void sim_report_sched(const char *name, const char *keys, double window_s)
 static long compute_jobs = 10;
 static u64 compute_job_ns = 10 * NSEC_PER_MSEC;
 
+/*
+ * Working sets (KiB) under --cost, each workload's --ws-kb: round figures
+ * for what each task touches between two switches, not measured.
+ */
+#define COMPUTE_WS_KB	256
+#define FAIRSHARE_WS_KB 128
+
+/* --ws-kb's value. */
+static u64 arg_ws(const char *s)
+{
+	return (u64)(arg_double("--ws-kb", s, 0, 1 << 24) * 1024);
+}
+
 static u64 compute_first(struct sim_task *st)
 {
 	return compute_job_ns;
@@ -153,13 +172,16 @@ static const struct sim_workload_ops compute_ops = {
 
 static void compute_usage(void)
 {
-	printf("usage: compute [-t|--tasks T] [-j|--jobs J] [--job-ms MS]\n"
+	printf("usage: compute [-t|--tasks T] [-j|--jobs J] [--job-ms MS] [--ws-kb KB]\n"
 	       "\n"
 	       "T tasks (default 4) each run the same fixed CPU-bound job J times\n"
 	       "(default 10); in the simulator a job is MS milliseconds of CPU time\n"
 	       "(default 10). Prints jobs/min for T tasks as aim7 does, and a RESULT\n"
 	       "line. Fails unless every task did all its jobs and the kernel charged\n"
-	       "the tasks exactly the CPU time the jobs took.\n");
+	       "the tasks exactly the CPU time the jobs took (plus, under --cost, the\n"
+	       "time the cost model charged them). --ws-kb: each task's working set\n"
+	       "under --cost (default %d).\n",
+	       COMPUTE_WS_KB);
 }
 
 static int compute_main(int argc, char **argv, u32 nr_cpus)
@@ -168,11 +190,12 @@ static int compute_main(int argc, char **argv, u32 nr_cpus)
 		{ "tasks", required_argument, NULL, 't' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "job-ms", required_argument, NULL, 'm' },
+		{ "ws-kb", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long tasks = 4, done = 0;
-	u64 cpu = 0, last = SIM_START_NS, expect;
+	u64 cpu = 0, last = SIM_START_NS, expect, stall = 0, ws = COMPUTE_WS_KB * 1024;
 	struct sim_task **ts;
 	double real, jpm, ideal;
 	char keys[96];
@@ -190,6 +213,9 @@ static int compute_main(int argc, char **argv, u32 nr_cpus)
 			compute_job_ns = (u64)(arg_double("--job-ms", optarg, 0.001, 100000) *
 					       NSEC_PER_MSEC);
 			break;
+		case 'w':
+			ws = arg_ws(optarg);
+			break;
 		case 'h':
 			compute_usage();
 			return 0;
@@ -205,6 +231,7 @@ static int compute_main(int argc, char **argv, u32 nr_cpus)
 	ts = calloc((size_t)tasks, sizeof(*ts));
 	if (!ts)
 		sim_fail("out of memory");
+	sim_ws_bytes = ws;
 	for (long i = 0; i < tasks; i++) {
 		char name[32];
 
@@ -219,13 +246,16 @@ static int compute_main(int argc, char **argv, u32 nr_cpus)
 				 (unsigned long long)ts[i]->counter, compute_jobs);
 		done += (long)ts[i]->counter;
 		cpu += ts[i]->t->sum_exec_runtime;
+		stall += ts[i]->stall_ns;
 		if (ts[i]->exit_ns > last)
 			last = ts[i]->exit_ns;
 	}
 	expect = (u64)tasks * (u64)compute_jobs * compute_job_ns;
-	if (cpu != expect)
-		sim_fail("the kernel charged the tasks %llu ns of CPU time; their jobs took %llu ns",
-			 (unsigned long long)cpu, (unsigned long long)expect);
+	if (cpu != expect + stall)
+		sim_fail("the kernel charged the tasks %llu ns of CPU time; their jobs took %llu ns "
+			 "and the cost model charged them %llu ns",
+			 (unsigned long long)cpu, (unsigned long long)expect,
+			 (unsigned long long)stall);
 	real = (double)(last - SIM_START_NS) / 1e9;
 	jpm = (double)done * 60.0 / real;
 	/*
@@ -307,13 +337,16 @@ static void parse_nice(const char *s, int *nice_of)
 static void fairshare_usage(void)
 {
 	printf("usage: fairshare [-t|--tasks T] [-c|--cpus LIST] [-s|--seconds S] [-n|--nice LIST]\n"
+	       "                 [--ws-kb KB]\n"
 	       "\n"
 	       "T CPU-bound tasks (default 5) confined to the CPUs in LIST (default:\n"
 	       "every CPU) spin for S seconds (default 2) from a common start. Each\n"
 	       "one's CPU time is compared with its ideal share of the time they got\n"
 	       "together (by nice weight, at most one CPU each); --nice gives the nice\n"
 	       "values, repeated over the tasks. RESULT lines: the worst deviation (%%),\n"
-	       "Jain's index of actual/ideal, the CPU time used of what the CPUs give.\n");
+	       "Jain's index of actual/ideal, the CPU time used of what the CPUs give.\n"
+	       "--ws-kb: each task's working set under --cost (default %d).\n",
+	       FAIRSHARE_WS_KB);
 }
 
 static int fairshare_main(int argc, char **argv, u32 nr_cpus)
@@ -323,6 +356,7 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "seconds", required_argument, NULL, 's' },
 		{ "nice", required_argument, NULL, 'n' },
+		{ "ws-kb", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -340,6 +374,7 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 
 	cpumask_clear(&mask);
 	cpumask_set_range(&mask, 0, nr_cpus);
+	sim_ws_bytes = FAIRSHARE_WS_KB * 1024;
 	while ((c = getopt_long(argc, argv, "t:c:s:n:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
@@ -353,6 +388,9 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 			break;
 		case 'n':
 			parse_nice(optarg, nice_of);
+			break;
+		case 'w':
+			sim_ws_bytes = arg_ws(optarg);
 			break;
 		case 'h':
 			fairshare_usage();
