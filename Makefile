@@ -299,6 +299,8 @@ KERNEL_C := \
 	kernel/fs/sendfile.c \
 	kernel/fs/statfs.c \
 	kernel/fs/sysfs_cpu.c \
+	kernel/fs/tmpfs.c \
+	kernel/fs/sys_namespace.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
@@ -638,6 +640,7 @@ UNIT_KERNEL_C := \
 	kernel/fs/stat.c \
 	kernel/fs/dirent.c \
 	kernel/fs/readdir.c \
+	kernel/fs/tmpfs.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \

@@ -157,6 +157,9 @@
 #define SYS_mkdirat		   258
 #define SYS_newfstatat		   262
 #define SYS_unlinkat		   263
+#define SYS_renameat		   264
+#define SYS_linkat		   265
+#define SYS_symlinkat		   266
 #define SYS_readlinkat		   267
 #define SYS_faccessat		   269
 #define SYS_pselect6		   270
@@ -169,6 +172,7 @@
 #define SYS_getcpu		   309
 #define SYS_sched_setattr	   314
 #define SYS_sched_getattr	   315
+#define SYS_renameat2		   316
 #define SYS_getrandom		   318
 #define SYS_membarrier		   324
 #define SYS_statx		   332
