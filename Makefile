@@ -248,6 +248,7 @@ KERNEL_C := \
 	kernel/sched/wait.c \
 	kernel/time/hrtimer.c \
 	kernel/time/hrtimer_ktest.c \
+	kernel/time/timerfd.c \
 	kernel/sched/timed_wait.c \
 	kernel/sched/timed_wait_ktest.c \
 	kernel/sched/features.c \
@@ -307,6 +308,7 @@ KERNEL_C := \
 	kernel/ipc/sys_socket.c \
 	kernel/ipc/poll.c \
 	kernel/ipc/select.c \
+	kernel/ipc/eventfd.c \
 	kernel/ipc/ipc_ktest.c \
 	kernel/proc/elf.c \
 	kernel/proc/syscall.c \

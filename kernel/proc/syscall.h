@@ -166,6 +166,11 @@
 #define SYS_ppoll		   271
 #define SYS_set_robust_list	   273
 #define SYS_get_robust_list	   274
+#define SYS_timerfd_create	   283
+#define SYS_eventfd		   284
+#define SYS_timerfd_settime	   286
+#define SYS_timerfd_gettime	   287
+#define SYS_eventfd2		   290
 #define SYS_pipe2		   293
 #define SYS_dup3		   292
 #define SYS_prlimit64		   302
