@@ -249,6 +249,7 @@ KERNEL_C := \
 	kernel/time/hrtimer.c \
 	kernel/time/hrtimer_ktest.c \
 	kernel/time/timerfd.c \
+	kernel/time/posix_timers.c \
 	kernel/sched/timed_wait.c \
 	kernel/sched/timed_wait_ktest.c \
 	kernel/sched/features.c \

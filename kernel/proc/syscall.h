@@ -147,6 +147,11 @@
 #define SYS_getdents64		   217
 #define SYS_set_tid_address	   218
 #define SYS_restart_syscall	   219
+#define SYS_timer_create	   222
+#define SYS_timer_settime	   223
+#define SYS_timer_gettime	   224
+#define SYS_timer_getoverrun	   225
+#define SYS_timer_delete	   226
 #define SYS_clock_settime	   227
 #define SYS_clock_gettime	   228
 #define SYS_clock_getres	   229
