@@ -310,6 +310,7 @@ KERNEL_C := \
 	kernel/ipc/poll.c \
 	kernel/ipc/select.c \
 	kernel/ipc/eventfd.c \
+	kernel/ipc/epoll.c \
 	kernel/ipc/ipc_ktest.c \
 	kernel/proc/elf.c \
 	kernel/proc/syscall.c \

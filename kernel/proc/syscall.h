@@ -144,6 +144,7 @@
 #define SYS_futex		   202
 #define SYS_sched_setaffinity	   203
 #define SYS_sched_getaffinity	   204
+#define SYS_epoll_create	   213
 #define SYS_getdents64		   217
 #define SYS_set_tid_address	   218
 #define SYS_restart_syscall	   219
@@ -157,6 +158,8 @@
 #define SYS_clock_getres	   229
 #define SYS_clock_nanosleep	   230
 #define SYS_exit_group		   231
+#define SYS_epoll_wait		   232
+#define SYS_epoll_ctl		   233
 #define SYS_tgkill		   234
 #define SYS_openat		   257
 #define SYS_mkdirat		   258
@@ -171,11 +174,13 @@
 #define SYS_ppoll		   271
 #define SYS_set_robust_list	   273
 #define SYS_get_robust_list	   274
+#define SYS_epoll_pwait		   281
 #define SYS_timerfd_create	   283
 #define SYS_eventfd		   284
 #define SYS_timerfd_settime	   286
 #define SYS_timerfd_gettime	   287
 #define SYS_eventfd2		   290
+#define SYS_epoll_create1	   291
 #define SYS_pipe2		   293
 #define SYS_dup3		   292
 #define SYS_prlimit64		   302

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -265,11 +266,132 @@ static const char *eventfd_blocking(void)
 	return NULL;
 }
 
+static int ep_wait(int ep, struct epoll_event *evs, int max, int timeout_ms)
+{
+	return (int)raw4(SYS_epoll_wait, ep, evs, max, timeout_ms);
+}
+
+static const char *epoll_level(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 0x1234 }, out[4];
+	int ep = (int)EXPECT_OK(raw1(SYS_epoll_create1, EPOLL_CLOEXEC));
+	int p[2], efd;
+	char c;
+
+	EXPECT_EQ(raw3(SYS_fcntl, ep, F_GETFD, 0), FD_CLOEXEC);
+	EXPECT_EQ(raw1(SYS_pipe, p), 0);
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, p[0], &ev), 0);
+	EXPECT_EQ(ep_wait(ep, out, 4, 0), 0);
+	EXPECT_EQ(raw3(SYS_write, p[1], "x", 1), 1);
+	EXPECT_EQ(ep_wait(ep, out, 4, 1000), 1);
+	EXPECT(out[0].events == EPOLLIN && out[0].data.u64 == 0x1234, "event %#x data %#llx",
+	       out[0].events, (unsigned long long)out[0].data.u64);
+	EXPECT_EQ(ep_wait(ep, out, 4, 0), 1); /* level-triggered: still there */
+	EXPECT_EQ(raw3(SYS_read, p[0], &c, 1), 1);
+	EXPECT_EQ(ep_wait(ep, out, 4, 0), 0);
+	/* A second file, writable; maxevents bounds what one wait returns. */
+	efd = (int)EXPECT_OK(raw2(SYS_eventfd2, 1, 0));
+	ev.events = EPOLLIN | EPOLLOUT;
+	ev.data.u64 = 77;
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, efd, &ev), 0);
+	EXPECT_EQ(raw3(SYS_write, p[1], "y", 1), 1);
+	EXPECT_EQ(ep_wait(ep, out, 4, 0), 2);
+	EXPECT_EQ(ep_wait(ep, out, 1, 0), 1);
+	/* MOD and DEL. */
+	ev.events = EPOLLOUT;
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_MOD, efd, &ev), 0);
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_DEL, p[0], NULL), 0);
+	EXPECT_EQ(ep_wait(ep, out, 4, 0), 1);
+	EXPECT(out[0].events == EPOLLOUT && out[0].data.u64 == 77, "after MOD: %#x %llu",
+	       out[0].events, (unsigned long long)out[0].data.u64);
+	/* Hang-up is reported unasked; a closed descriptor leaves the set. */
+	ev.events = EPOLLIN;
+	ev.data.u64 = 5;
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, p[0], &ev), 0);
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_DEL, efd, NULL), 0);
+	raw1(SYS_close, efd);
+	EXPECT_EQ(raw3(SYS_read, p[0], &c, 1), 1);
+	raw1(SYS_close, p[1]);
+	EXPECT_EQ(ep_wait(ep, out, 4, 0), 1);
+	EXPECT(out[0].events == EPOLLHUP && out[0].data.u64 == 5, "hang-up: %#x", out[0].events);
+	raw1(SYS_close, p[0]);
+	EXPECT_EQ(ep_wait(ep, out, 4, 0), 0);
+	raw1(SYS_close, ep);
+	return NULL;
+}
+
+static const char *epoll_oneshot_and_timer(void)
+{
+	struct its t = its_ms(10, 0);
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT, .data.u64 = 9 }, out[2];
+	int ep = (int)EXPECT_OK(raw1(SYS_epoll_create, 1));
+	int tfd = (int)EXPECT_OK(raw2(SYS_timerfd_create, CLOCK_MONOTONIC, 0));
+	long long start = now_ns(CLOCK_MONOTONIC);
+
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, tfd, &ev), 0);
+	EXPECT_EQ(raw4(SYS_timerfd_settime, tfd, 0, &t, NULL), 0);
+	/* A blocked wait is woken by the expiry. */
+	EXPECT_EQ(raw6(SYS_epoll_pwait, ep, out, 2, 5000, NULL, 8), 1);
+	EXPECT(now_ns(CLOCK_MONOTONIC) - start >= 10000000, "woke before the timer's deadline");
+	EXPECT(out[0].events == EPOLLIN && out[0].data.u64 == 9, "event %#x", out[0].events);
+	/* One-shot: not again until re-armed with MOD, though still readable. */
+	EXPECT_EQ(ep_wait(ep, out, 2, 0), 0);
+	ev.events = EPOLLIN;
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_MOD, tfd, &ev), 0);
+	EXPECT_EQ(ep_wait(ep, out, 2, 0), 1);
+	raw1(SYS_close, tfd);
+	raw1(SYS_close, ep);
+	return NULL;
+}
+
+static const char *epoll_errors(void)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, out[1];
+	int ep = (int)EXPECT_OK(raw1(SYS_epoll_create1, 0));
+	int p[2], f;
+	char path[64];
+
+	EXPECT_EQ(raw1(SYS_pipe, p), 0);
+	EXPECT_ERR(raw1(SYS_epoll_create1, 1), EINVAL);
+	EXPECT_ERR(raw1(SYS_epoll_create, 0), EINVAL);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, p[0], BAD_PTR_LOW), EFAULT);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, 9999, EPOLL_CTL_ADD, p[0], &ev), EBADF);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, 9999, &ev), EBADF);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, p[1], EPOLL_CTL_ADD, p[0], &ev), EINVAL);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, ep, &ev), EINVAL);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, ep, 9, p[0], &ev), EINVAL);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_MOD, p[0], &ev), ENOENT);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_DEL, p[0], &ev), ENOENT);
+	EXPECT_EQ(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, p[0], &ev), 0);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, p[0], &ev), EEXIST);
+	/* A regular file is always ready: epoll refuses it. */
+	snprintf(path, sizeof(path), "/tmp/t_eventfds.%d", getpid());
+	f = (int)EXPECT_OK(raw4(SYS_open, path, O_RDWR | O_CREAT, 0600, 0));
+	raw1(SYS_unlink, path);
+	EXPECT_ERR(raw4(SYS_epoll_ctl, ep, EPOLL_CTL_ADD, f, &ev), EPERM);
+	raw1(SYS_close, f);
+	EXPECT_ERR(ep_wait(ep, out, 0, 0), EINVAL);
+	EXPECT_ERR(ep_wait(ep, BAD_PTR_KERNEL, 1, 0), EFAULT);
+	EXPECT_ERR(ep_wait(p[0], out, 1, 0), EINVAL);
+	EXPECT_ERR(ep_wait(9999, out, 1, 0), EBADF);
+	raw1(SYS_close, p[0]);
+	raw1(SYS_close, p[1]);
+	raw1(SYS_close, ep);
+	return NULL;
+}
+
 static const struct test_case cases[] = {
-	{ "timerfd_oneshot", timerfd_oneshot },	    { "timerfd_interval", timerfd_interval },
-	{ "timerfd_abstime", timerfd_abstime },	    { "timerfd_readiness", timerfd_readiness },
-	{ "timerfd_errors", timerfd_errors },	    { "eventfd_counter", eventfd_counter },
-	{ "eventfd_semaphore", eventfd_semaphore }, { "eventfd_blocking", eventfd_blocking },
+	{ "timerfd_oneshot", timerfd_oneshot },
+	{ "timerfd_interval", timerfd_interval },
+	{ "timerfd_abstime", timerfd_abstime },
+	{ "timerfd_readiness", timerfd_readiness },
+	{ "timerfd_errors", timerfd_errors },
+	{ "eventfd_counter", eventfd_counter },
+	{ "eventfd_semaphore", eventfd_semaphore },
+	{ "eventfd_blocking", eventfd_blocking },
+	{ "epoll_level", epoll_level },
+	{ "epoll_oneshot_and_timer", epoll_oneshot_and_timer },
+	{ "epoll_errors", epoll_errors },
 };
 
 int main(int argc, char **argv)
