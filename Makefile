@@ -303,6 +303,7 @@ KERNEL_C := \
 	kernel/fs/sysfs_cpu.c \
 	kernel/fs/tmpfs.c \
 	kernel/fs/sys_namespace.c \
+	kernel/fs/sync.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
@@ -310,6 +311,7 @@ KERNEL_C := \
 	kernel/ipc/poll.c \
 	kernel/ipc/select.c \
 	kernel/ipc/eventfd.c \
+	kernel/mm/mlock.c \
 	kernel/ipc/epoll.c \
 	kernel/ipc/ipc_ktest.c \
 	kernel/proc/elf.c \

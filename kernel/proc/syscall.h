@@ -132,6 +132,8 @@
 #define SYS_sched_rr_get_interval  148
 #define SYS_mlock		   149
 #define SYS_munlock		   150
+#define SYS_mlockall		   151
+#define SYS_munlockall		   152
 #define SYS_prctl		   157
 #define SYS_arch_prctl		   158
 #define SYS_setrlimit		   160
@@ -184,12 +186,14 @@
 #define SYS_pipe2		   293
 #define SYS_dup3		   292
 #define SYS_prlimit64		   302
+#define SYS_syncfs		   306
 #define SYS_getcpu		   309
 #define SYS_sched_setattr	   314
 #define SYS_sched_getattr	   315
 #define SYS_renameat2		   316
 #define SYS_getrandom		   318
 #define SYS_membarrier		   324
+#define SYS_mlock2		   325
 #define SYS_statx		   332
 #define SYS_rseq		   334
 #define SYS_clone3		   435
