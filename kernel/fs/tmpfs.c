@@ -88,9 +88,20 @@ static void inode_put_if_unused(struct tmpfs_inode *ip)
 
 void tmpfs_init(u64 limit)
 {
+	if (tmpfs_root)
+		return; /* once: a second call (the host unit tests') keeps what is there */
 	sleeplock_init(&tmpfs_lock);
 	max_pages = limit ? limit : ~0ULL;
 	tmpfs_root = inode_new(S_IFDIR | 01777);
+}
+
+void tmpfs_exit(void)
+{
+	if (!tmpfs_root || tmpfs_root->children)
+		return;
+	live_inodes--;
+	kfree(tmpfs_root);
+	tmpfs_root = NULL;
 }
 
 const char *tmpfs_rel(const char *path)

@@ -21,8 +21,11 @@ struct kstat;
 #define RENAME_EXCHANGE	 2
 #define RENAME_WHITEOUT	 4
 
-/* Creates the empty root; at most max_pages of file data (0: no limit). Once, at boot. */
+/* Creates the empty root; at most max_pages of file data (0: no limit). Later calls do nothing. */
 void tmpfs_init(u64 max_pages);
+
+/* Frees an empty tmpfs's root again (the host unit tests, which count every heap object). */
+void tmpfs_exit(void);
 
 /* The part of the normalised absolute path under /tmp ("" for /tmp), or NULL if outside it. */
 const char *tmpfs_rel(const char *path);
