@@ -331,6 +331,7 @@ KERNEL_C := \
 	kernel/proc/sys_info.c \
 	kernel/proc/signal.c \
 	kernel/proc/signal_syscalls.c \
+	kernel/proc/sigwait.c \
 	kernel/proc/proc_pid.c \
 	kernel/proc/sys_prctl.c \
 	kernel/proc/proc_system.c \

@@ -2,16 +2,20 @@
  * t_misc: calls real programs make on the way to their work that need
  * little of the kernel -- mlock, mlock2, munlock, mlockall, munlockall
  * (accepted: nothing is paged out) and fsync, fdatasync, sync, syncfs
- * (nothing to write back) -- with Linux's results and errors. Runs on
+ * (nothing to write back), and rt_sigtimedwait -- with Linux's results
+ * and errors. Runs on
  * Linux and Fulcrum.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../common/child.h"
@@ -76,10 +80,84 @@ static const char *fsync_calls(void)
 	return NULL;
 }
 
+static volatile int handled;
+
+static void count_handler(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static const char *sigtimedwait_calls(void)
+{
+	unsigned long set = 1UL << (SIGUSR1 - 1), other = 1UL << (SIGUSR2 - 1);
+	struct timespec zero = { 0, 0 }, ms20 = { 0, 20000000 }, bad = { 0, 1000000000 };
+	struct timespec five = { 5, 0 };
+	sigset_t block;
+	siginfo_t si;
+	long long start;
+	pid_t pid;
+	int status;
+
+	signal(SIGUSR1, count_handler);
+	handled = 0;
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	/* Pending already: taken at once, with its siginfo, and no handler runs. */
+	kill(getpid(), SIGUSR1);
+	memset(&si, 0, sizeof(si));
+	EXPECT_EQ(raw4(SYS_rt_sigtimedwait, &set, &si, NULL, 8), SIGUSR1);
+	EXPECT(si.si_signo == SIGUSR1 && si.si_code == SI_USER && si.si_pid == getpid(),
+	       "signo %d code %d pid %d", si.si_signo, si.si_code, si.si_pid);
+	EXPECT_EQ(handled, 0);
+	/* Nothing pending: a zero timeout and a short one are EAGAIN, the latter not early. */
+	EXPECT_ERR(raw4(SYS_rt_sigtimedwait, &set, &si, &zero, 8), EAGAIN);
+	start = mono_ns();
+	EXPECT_ERR(raw4(SYS_rt_sigtimedwait, &set, NULL, &ms20, 8), EAGAIN);
+	EXPECT(mono_ns() - start >= 20000000, "timed out after %lld ns", mono_ns() - start);
+	/* A signal outside the set stays pending. */
+	kill(getpid(), SIGUSR2);
+	EXPECT_ERR(raw4(SYS_rt_sigtimedwait, &set, NULL, &zero, 8), EAGAIN);
+	EXPECT_EQ(raw4(SYS_rt_sigtimedwait, &other, NULL, &zero, 8), SIGUSR2);
+	/* Woken by another process's kill. */
+	pid = fork();
+	if (pid == 0) {
+		usleep(20000);
+		_exit(kill(getppid(), SIGUSR1) ? 1 : 0);
+	}
+	EXPECT(pid > 0, "fork: %s", strerror(errno));
+	EXPECT_EQ(raw4(SYS_rt_sigtimedwait, &set, &si, &five, 8), SIGUSR1);
+	EXPECT_EQ(si.si_pid, pid);
+	status = child_wait(pid);
+	EXPECT(status == 0, "the sender: %s", child_describe(status));
+	/* Errors. */
+	EXPECT_ERR(raw4(SYS_rt_sigtimedwait, &set, NULL, &zero, 4), EINVAL);
+	EXPECT_ERR(raw4(SYS_rt_sigtimedwait, BAD_PTR_LOW, NULL, &zero, 8), EFAULT);
+	EXPECT_ERR(raw4(SYS_rt_sigtimedwait, &set, NULL, &bad, 8), EINVAL);
+	EXPECT_ERR(raw4(SYS_rt_sigtimedwait, &set, NULL, BAD_PTR_LOW, 8), EFAULT);
+	kill(getpid(), SIGUSR1);
+	EXPECT_ERR(raw4(SYS_rt_sigtimedwait, &set, BAD_PTR_LOW, NULL, 8), EFAULT);
+	sigprocmask(SIG_UNBLOCK, &block, NULL);
+	EXPECT_EQ(handled, 0);
+	signal(SIGUSR1, SIG_DFL);
+	return NULL;
+}
+
 static const struct test_case cases[] = {
 	{ "mlock", mlock_calls },
 	{ "mlockall", mlockall_calls },
 	{ "fsync", fsync_calls },
+	{ "rt_sigtimedwait", sigtimedwait_calls },
 };
 
 int main(int argc, char **argv)
