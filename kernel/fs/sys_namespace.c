@@ -10,6 +10,7 @@
 #include "fs/cwd.h"
 #include "fs/fdtable.h"
 #include "fs/file.h"
+#include "fs/initrd_file.h"
 #include "fs/namei.h"
 #include "fs/open.h"
 #include "fs/tmpfs.h"
@@ -298,3 +299,44 @@ long sys_ftruncate(int fd, long length)
 	return err;
 }
 SYSCALL_DEFINE2(ftruncate, int, long);
+
+long sys_fchmodat(int dfd, const char *upath, int mode)
+{
+	struct name n;
+	int err = name_get(dfd, upath, true, &n);
+
+	if (!err && !n.exists)
+		err = -ENOENT;
+	else if (!err && !n.rel)
+		err = -EROFS;
+	else if (!err)
+		err = tmpfs_chmod(n.rel, NULL, (u32)mode);
+	name_put(&n);
+	return err;
+}
+SYSCALL_DEFINE3(fchmodat, int, const char *, int);
+
+long sys_chmod(const char *upath, int mode)
+{
+	return sys_fchmodat(AT_FDCWD, upath, mode);
+}
+SYSCALL_DEFINE2(chmod, const char *, int);
+
+/* A directory descriptor is changed through its path; only tmpfs files and directories change. */
+long sys_fchmod(int fd, int mode)
+{
+	struct file *f = fget(fd);
+	const char *dir, *rel;
+	long err;
+
+	if (!f)
+		return -EBADF;
+	dir = dir_path(f);
+	if (dir)
+		err = (rel = tmpfs_rel(dir)) ? tmpfs_chmod(rel, NULL, (u32)mode) : -EROFS;
+	else
+		err = tmpfs_chmod(NULL, f, (u32)mode);
+	fput(f);
+	return err;
+}
+SYSCALL_DEFINE2(fchmod, int, int);

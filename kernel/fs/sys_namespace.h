@@ -1,7 +1,7 @@
 /*
  * The calls that change the tree's names: mkdir, rmdir, unlink, link,
- * symlink, rename (and their *at forms), truncate and ftruncate, with
- * Linux's argument order, checks and errors. Only /tmp (fs/tmpfs.h) is
+ * symlink, rename (and their *at forms), truncate, ftruncate and the
+ * chmod family, with Linux's argument order, checks and errors. Only /tmp (fs/tmpfs.h) is
  * writable: elsewhere they are -EROFS once the name is found (or its
  * directory, for the calls that make a name), and a rename or link
  * between /tmp and elsewhere is -EXDEV.
@@ -25,5 +25,8 @@ long sys_renameat(int olddfd, const char *uold, int newdfd, const char *unew);
 long sys_rename(const char *uold, const char *unew);
 long sys_truncate(const char *upath, long length);
 long sys_ftruncate(int fd, long length);
+long sys_fchmodat(int dfd, const char *upath, int mode);
+long sys_chmod(const char *upath, int mode);
+long sys_fchmod(int fd, int mode);
 
 #endif

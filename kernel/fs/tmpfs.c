@@ -800,6 +800,20 @@ out:
 	return err;
 }
 
+int tmpfs_chmod(const char *rel, struct file *f, u32 mode)
+{
+	struct tmpfs_inode *ip;
+
+	if (f && f->ops != &tmpfs_file_ops)
+		return -EROFS;
+	sleeplock_acquire(&tmpfs_lock);
+	ip = f ? inode_of(f) : lookup(rel);
+	if (ip)
+		ip->mode = (ip->mode & S_IFMT) | (mode & 07777);
+	sleeplock_release(&tmpfs_lock);
+	return ip ? 0 : -ENOENT;
+}
+
 int tmpfs_truncate_path(const char *rel, s64 length)
 {
 	struct tmpfs_inode *ip;

@@ -58,6 +58,9 @@ int tmpfs_link(const char *old_rel, const char *new_rel);
 int tmpfs_symlink(const char *target, const char *new_rel);
 int tmpfs_rename(const char *old_rel, const char *new_rel, unsigned int flags);
 
+/* chmod: the permission bits of rel, or of open file f if not NULL (-EROFS if not a tmpfs file). */
+int tmpfs_chmod(const char *rel, struct file *f, u32 mode);
+
 /* truncate(2) by path: -ENOENT, -EISDIR, -EINVAL (not a regular file), -EFBIG, -ENOSPC. */
 int tmpfs_truncate_path(const char *rel, s64 length);
 /* ftruncate(2) of an open file: -EINVAL when f is not a tmpfs file open for writing. */

@@ -171,6 +171,7 @@
 #define SYS_linkat		   265
 #define SYS_symlinkat		   266
 #define SYS_readlinkat		   267
+#define SYS_fchmodat		   268
 #define SYS_faccessat		   269
 #define SYS_pselect6		   270
 #define SYS_ppoll		   271

@@ -454,6 +454,39 @@ static const char *umask_calls(void)
 	return NULL;
 }
 
+static const char *chmod_calls(void)
+{
+	struct stat st;
+	int fd;
+
+	EXPECT_EQ(put_file(P("c"), "x"), 1);
+	EXPECT_EQ(raw2(SYS_chmod, P("c"), 0751), 0);
+	EXPECT_EQ(raw2(SYS_stat, P("c"), &st), 0);
+	EXPECT(st.st_mode == (S_IFREG | 0751), "mode %o after chmod 0751", st.st_mode);
+	fd = (int)EXPECT_OK(raw3(SYS_open, P("c"), O_RDONLY, 0));
+	EXPECT_EQ(raw2(SYS_fchmod, fd, 04600), 0);
+	EXPECT_EQ(raw2(SYS_fstat, fd, &st), 0);
+	EXPECT(st.st_mode == (S_IFREG | 04600), "mode %o after fchmod 04600", st.st_mode);
+	raw1(SYS_close, fd);
+	EXPECT_EQ(raw2(SYS_symlink, "c", P("cl")), 0);
+	EXPECT_EQ(raw3(SYS_fchmodat, AT_FDCWD_, P("cl"), 0644), 0); /* follows the link */
+	EXPECT_EQ(raw2(SYS_stat, P("c"), &st), 0);
+	EXPECT(st.st_mode == (S_IFREG | 0644), "mode %o through the link", st.st_mode);
+	EXPECT_EQ(raw2(SYS_mkdir, P("cd"), 0700), 0);
+	fd = (int)EXPECT_OK(raw3(SYS_open, P("cd"), O_RDONLY | O_DIRECTORY, 0));
+	EXPECT_EQ(raw2(SYS_fchmod, fd, 0755), 0);
+	raw1(SYS_close, fd);
+	EXPECT_EQ(raw2(SYS_stat, P("cd"), &st), 0);
+	EXPECT(st.st_mode == (S_IFDIR | 0755), "directory mode %o", st.st_mode);
+	EXPECT_ERR(raw2(SYS_chmod, P("missing"), 0644), ENOENT);
+	EXPECT_ERR(raw2(SYS_chmod, BAD_PTR_LOW, 0644), EFAULT);
+	EXPECT_ERR(raw2(SYS_fchmod, 9999, 0644), EBADF);
+	raw1(SYS_unlink, P("cl"));
+	raw1(SYS_unlink, P("c"));
+	raw1(SYS_rmdir, P("cd"));
+	return NULL;
+}
+
 static const struct test_case cases[] = {
 	{ "create_write_read", create_write_read },
 	{ "trunc_append", trunc_append },
@@ -466,6 +499,7 @@ static const struct test_case cases[] = {
 	{ "blocks_given_back", blocks_given_back },
 	{ "memory_given_back", memory_given_back },
 	{ "umask", umask_calls },
+	{ "chmod", chmod_calls },
 };
 
 int main(int argc, char **argv)
