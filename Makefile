@@ -252,6 +252,8 @@ KERNEL_C := \
 	kernel/sched/wait.c \
 	kernel/time/hrtimer.c \
 	kernel/time/hrtimer_ktest.c \
+	kernel/time/timerfd.c \
+	kernel/time/posix_timers.c \
 	kernel/sched/timed_wait.c \
 	kernel/sched/timed_wait_ktest.c \
 	kernel/sched/features.c \
@@ -303,12 +305,18 @@ KERNEL_C := \
 	kernel/fs/sendfile.c \
 	kernel/fs/statfs.c \
 	kernel/fs/sysfs_cpu.c \
+	kernel/fs/tmpfs.c \
+	kernel/fs/sys_namespace.c \
+	kernel/fs/sync.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \
 	kernel/ipc/sys_socket.c \
 	kernel/ipc/poll.c \
 	kernel/ipc/select.c \
+	kernel/ipc/eventfd.c \
+	kernel/mm/mlock.c \
+	kernel/ipc/epoll.c \
 	kernel/ipc/ipc_ktest.c \
 	kernel/proc/elf.c \
 	kernel/proc/syscall.c \
@@ -327,6 +335,7 @@ KERNEL_C := \
 	kernel/proc/sys_info.c \
 	kernel/proc/signal.c \
 	kernel/proc/signal_syscalls.c \
+	kernel/proc/sigwait.c \
 	kernel/proc/proc_pid.c \
 	kernel/proc/sys_prctl.c \
 	kernel/proc/proc_system.c \
@@ -642,6 +651,7 @@ UNIT_KERNEL_C := \
 	kernel/fs/stat.c \
 	kernel/fs/dirent.c \
 	kernel/fs/readdir.c \
+	kernel/fs/tmpfs.c \
 	kernel/ipc/sleeplock.c \
 	kernel/ipc/pipe.c \
 	kernel/ipc/socket.c \

@@ -17,6 +17,7 @@
 #include "fs/proc_sched.h"
 #include "fs/procfs.h"
 #include "fs/sysfs_cpu.h"
+#include "fs/tmpfs.h"
 #include "ktest.h"
 #include "lib/cpumask.h"
 #include "machine_boot.h"
@@ -188,6 +189,8 @@ void kernel_main(struct boot_info *bi)
 	sysfs_cpu_init();	/* /sys/devices/system: cpu and node */
 	trace_init();		/* trace=...: event rings, /proc/fulcrum/trace */
 	selftest_run();		/* selftest=...: deliberate faults, on the guarded boot stack */
+	/* /tmp: a tmpfs of at most half of RAM, Linux's default size */
+	tmpfs_init(page_alloc_total_pages() / 2);
 
 	if (!kthread_create(kernel_init, NULL, "kinit", 0))
 		panic("sched: cannot create the init thread");

@@ -36,7 +36,7 @@ void fs_pwd_put(struct fs_pwd *pwd)
 		kfree(pwd);
 }
 
-static struct fs_struct *fs_new(struct fs_pwd *pwd)
+static struct fs_struct *fs_new(struct fs_pwd *pwd, u32 umask)
 {
 	struct fs_struct *fs;
 
@@ -50,17 +50,19 @@ static struct fs_struct *fs_new(struct fs_pwd *pwd)
 	fs->refcount = 1;
 	fs->lock = (struct spinlock)SPINLOCK_INIT;
 	fs->pwd = pwd;
+	fs->umask = umask;
 	return fs;
 }
 
 struct fs_struct *fs_struct_create(void)
 {
-	return fs_new(pwd_new("/"));
+	return fs_new(pwd_new("/"), FS_DEFAULT_UMASK);
 }
 
 struct fs_struct *fs_struct_clone(struct fs_struct *src)
 {
-	return src ? fs_new(fs_pwd_get(src)) : fs_struct_create();
+	return src ? fs_new(fs_pwd_get(src), __atomic_load_n(&src->umask, __ATOMIC_RELAXED)) :
+		     fs_struct_create();
 }
 
 void fs_struct_get(struct fs_struct *fs)
@@ -234,3 +236,21 @@ long sys_fchdir(int fd)
 	return ret;
 }
 SYSCALL_DEFINE1(fchdir, int);
+
+u32 current_umask(void)
+{
+	struct fs_struct *fs = current_fs();
+
+	return fs ? __atomic_load_n(&fs->umask, __ATOMIC_RELAXED) : FS_DEFAULT_UMASK;
+}
+
+/* Shared by CLONE_FS, as Linux keeps it in fs_struct; a caller with none keeps the default. */
+long sys_umask(int mask)
+{
+	struct fs_struct *fs = current_fs();
+
+	if (!fs)
+		return FS_DEFAULT_UMASK;
+	return __atomic_exchange_n(&fs->umask, (u32)mask & 0777, __ATOMIC_RELAXED);
+}
+SYSCALL_DEFINE1(umask, int);

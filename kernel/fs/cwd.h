@@ -26,7 +26,10 @@ struct fs_struct {
 	long refcount;	      /* atomic: processes sharing it (CLONE_FS) */
 	struct spinlock lock; /* pwd; taken with interrupts off */
 	struct fs_pwd *pwd;
+	u32 umask; /* atomic: umask(2), the mode bits new files and directories lose */
 };
+
+#define FS_DEFAULT_UMASK 0022
 
 /* At "/"; NULL when out of memory. */
 struct fs_struct *fs_struct_create(void);
@@ -66,7 +69,11 @@ void walk_base_put(struct walk_base *b);
 /* path_walk from dirfd (as walk_base_get) or the working directory. w is large: kmalloc it. */
 int path_walk_at(int dirfd, const char *path, bool follow, struct path_walk *w);
 
+/* The caller's umask (FS_DEFAULT_UMASK when it has no fs_struct). */
+u32 current_umask(void);
+
 long sys_getcwd(char *ubuf, unsigned long size);
+long sys_umask(int mask);
 long sys_chdir(const char *upath);
 long sys_fchdir(int fd);
 

@@ -1,8 +1,8 @@
 /*
- * Path lookup. The tree is the initrd's, with three synthetic directories
- * over it: /dev (only null and console), /proc (procfs) and /sys (its
- * /sys part), which hide
- * whatever the archive has at those paths.
+ * Path lookup. The tree is the initrd's, with four directories over it:
+ * /dev (only null and console), /proc (procfs), /sys (its /sys part) and
+ * /tmp (the writable tmpfs), which hide whatever the archive has at those
+ * paths.
  */
 #include "fs/namei.h"
 
@@ -10,6 +10,7 @@
 #include "fs/proc_pid.h"
 #include "fs/procfs.h"
 #include "fs/stat.h"
+#include "fs/tmpfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -99,6 +100,8 @@ int fs_lookup(const char *path, struct fs_node *n)
 		return lookup_proc(path[5] ? path + 6 : "", n);
 	if (has_prefix(path, "/sys"))
 		return lookup_sys(path[4] ? path + 5 : "", n);
+	if (has_prefix(path, "/tmp"))
+		return tmpfs_lookup(path[4] ? path + 5 : "", n);
 	n->dev = KDEV_ROOTFS;
 	if (!strcmp(path, "/")) {
 		/* The root exists even without an initrd. */
@@ -123,6 +126,24 @@ int fs_lookup(const char *path, struct fs_node *n)
 		n->kind = NODE_SPECIAL;
 		break;
 	}
+	return 0;
+}
+
+/* fs_lookup into w->node; a tmpfs symlink's target is copied out, as it may go once unlocked. */
+static int walk_lookup(const char *path, struct path_walk *w)
+{
+	const char *rel;
+	long n;
+
+	if (fs_lookup(path, &w->node))
+		return -ENOENT;
+	if (w->node.kind != NODE_SYMLINK || !(rel = tmpfs_rel(path)))
+		return 0;
+	n = tmpfs_readlink(rel, w->target, sizeof(w->target));
+	if (n < 0)
+		return -ENOENT;
+	w->node.data = w->target;
+	w->node.size = (size_t)n;
 	return 0;
 }
 
@@ -178,7 +199,7 @@ int path_walk(const char *path, const char *base, bool follow, struct path_walk 
 		memcpy(res + rlen + 1, comp, clen);
 		rlen += 1 + clen;
 		res[rlen] = '\0';
-		if (fs_lookup(res, &w->node)) {
+		if (walk_lookup(res, w)) {
 			w->parent_exists = last;
 			return -ENOENT;
 		}
@@ -207,5 +228,5 @@ int path_walk(const char *path, const char *base, bool follow, struct path_walk 
 		res[0] = '/';
 		res[1] = '\0';
 	}
-	return fs_lookup(res, &w->node);
+	return walk_lookup(res, w);
 }

@@ -1,9 +1,9 @@
 /*
  * Path names: what a path names in Fulcrum's one tree, the initrd at "/"
- * with /dev (null, console) and /proc (procfs) laid over it, and the walk
- * that resolves ".", "..", repeated slashes and symbolic links, with
- * Linux's errors for a path too long, a component that is not a
- * directory and a loop.
+ * with /dev (null, console), /proc (procfs), /sys and /tmp (tmpfs) laid
+ * over it, and the walk that resolves ".", "..", repeated slashes and
+ * symbolic links, with Linux's errors for a path too long, a component
+ * that is not a directory and a loop.
  */
 #ifndef FULCRUM_FS_NAMEI_H
 #define FULCRUM_FS_NAMEI_H
@@ -22,6 +22,7 @@ enum fs_node_kind {
 	NODE_CONSOLE,
 	NODE_PROC,    /* a procfs file */
 	NODE_SPECIAL, /* an initrd device, FIFO or socket node: not openable */
+	NODE_TMPFS,   /* a regular file of the tmpfs at /tmp (fs/tmpfs.h) */
 };
 
 struct fs_node {
@@ -39,10 +40,11 @@ struct fs_node {
 int fs_lookup(const char *path, struct fs_node *node);
 
 struct path_walk {
-	struct fs_node node; /* what the path names (when 0 is returned) */
-	char path[PATH_MAX]; /* its normalised absolute path, symlinks resolved */
-	bool parent_exists;  /* on -ENOENT: only the last component is missing */
-	char rest[PATH_MAX]; /* scratch: what is left to walk */
+	struct fs_node node;   /* what the path names (when 0 is returned) */
+	char path[PATH_MAX];   /* its normalised absolute path, symlinks resolved */
+	bool parent_exists;    /* on -ENOENT: only the last component is missing */
+	char rest[PATH_MAX];   /* scratch: what is left to walk */
+	char target[PATH_MAX]; /* a tmpfs symlink's target, copied out: node.data points here */
 };
 
 /*

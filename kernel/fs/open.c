@@ -16,12 +16,14 @@
 #include "fs/namei.h"
 #include "fs/procfs.h"
 #include "fs/stat.h"
+#include "fs/tmpfs.h"
 #include "lib/errno.h"
+#include "lib/string.h"
 #include "mm/heap.h"
 #include "proc/current.h"
 #include "proc/syscall.h"
 
-static struct file *open_node(struct path_walk *w, unsigned int flags, int *err)
+static struct file *open_node(struct path_walk *w, unsigned int flags, u32 mode, int *err)
 {
 	unsigned int acc = flags & O_ACCMODE;
 	bool writes = acc != O_RDONLY || (flags & O_TRUNC);
@@ -63,13 +65,15 @@ static struct file *open_node(struct path_walk *w, unsigned int flags, int *err)
 	case NODE_SPECIAL:
 		*err = -ENXIO; /* device nodes in the initrd name no driver here */
 		return NULL;
+	case NODE_TMPFS:
+		return tmpfs_open(tmpfs_rel(w->path), flags, mode, err);
 	}
 	if (f)
 		*err = 0;
 	return f;
 }
 
-static struct file *open_at(const char *path, const char *base, unsigned int flags, int *err)
+static struct file *open_at(const char *path, const char *base, unsigned int flags, u32 mode, int *err)
 {
 	bool excl = (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL);
 	struct path_walk *w;
@@ -84,19 +88,30 @@ static struct file *open_at(const char *path, const char *base, unsigned int fla
 		*err = -ENOMEM;
 		return NULL;
 	}
+	mode = (mode & 07777) & ~current_umask();
 	*err = path_walk(path, base, !(flags & O_NOFOLLOW) && !excl, w);
-	if (*err == -ENOENT && (flags & O_CREAT) && w->parent_exists)
-		*err = -EROFS; /* the file would be created, but nothing here is writable */
-	else if (!*err && excl)
+	if (*err == -ENOENT && (flags & O_CREAT) && w->parent_exists) {
+		size_t len = strlen(path);
+
+		if (len && path[len - 1] == '/') {
+			*err = -EISDIR; /* "name/" is a directory's name: open(2) makes none */
+		} else if (tmpfs_rel(w->path)) {
+			w->node.kind = NODE_TMPFS; /* tmpfs_open creates it */
+			*err = 0;
+		} else {
+			*err = -EROFS; /* the file would be created, but only /tmp is writable */
+		}
+	} else if (!*err && excl) {
 		*err = -EEXIST;
-	f = *err ? NULL : open_node(w, flags, err);
+	}
+	f = *err ? NULL : open_node(w, flags, mode, err);
 	kfree(w);
 	return f;
 }
 
 struct file *file_open(const char *path, unsigned int flags, int *err)
 {
-	return open_at(path, NULL, flags, err);
+	return open_at(path, NULL, flags, 0, err);
 }
 
 long sys_openat(int dirfd, const char *upath, int flags, int mode)
@@ -125,7 +140,7 @@ long sys_openat(int dirfd, const char *upath, int flags, int mode)
 	if (err)
 		goto fail;
 	/* Linux x86-64 forces O_LARGEFILE on open: F_GETFL shows it. */
-	f = open_at(path, base.path, (unsigned int)flags | O_LARGEFILE, &err);
+	f = open_at(path, base.path, (unsigned int)flags | O_LARGEFILE, (u32)mode, &err);
 	walk_base_put(&base);
 	if (!f)
 		goto fail;

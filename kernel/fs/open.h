@@ -1,8 +1,8 @@
 /*
  * open(2) and openat(2), and the same for the kernel: what a path names is
- * opened with Linux's checks (everything is read-only: writing an initrd
- * file is -EROFS, creating anything -EROFS, a directory opened for writing
- * -EISDIR).
+ * opened with Linux's checks (only /tmp is writable: writing an initrd
+ * file is -EROFS, creating anything outside /tmp -EROFS, a directory
+ * opened for writing -EISDIR; O_CREAT files get mode & ~umask).
  */
 #ifndef FULCRUM_FS_OPEN_H
 #define FULCRUM_FS_OPEN_H
@@ -16,6 +16,8 @@ struct file;
 /* The *at() calls' flags, Linux's values. */
 #define AT_SYMLINK_NOFOLLOW 0x100
 #define AT_EACCESS	    0x200
+#define AT_REMOVEDIR	    0x200 /* unlinkat's: the same bit as AT_EACCESS */
+#define AT_SYMLINK_FOLLOW   0x400
 #define AT_NO_AUTOMOUNT	    0x800
 #define AT_EMPTY_PATH	    0x1000
 

@@ -10,6 +10,7 @@
 #include "fs/proc_objects.h"
 #include "fs/procfs.h"
 #include "fs/seqbuf.h"
+#include "fs/tmpfs.h"
 #include "mm/heap.h"
 #include "mm/page_alloc.h"
 #include "mm/vm.h"
@@ -27,12 +28,14 @@ static int show_objects(struct seqbuf *sb, void *arg)
 {
 	struct heap_stats heap;
 	struct vm_counts vm;
+	struct tmpfs_usage tmp;
 	struct fs_counts fs;
 	u64 tasks = 0;
 
 	heap_get_stats(&heap);
 	vm_counts(&vm);
 	fs_object_counts(&fs);
+	tmpfs_get_usage(&tmp);
 	sched_for_each_task(count_task, &tasks);
 	/* Free pages, counting the heap's spare empty slabs as free: a cache that can fill later. */
 	seq_printf(sb, "free_pages %llu\n",
@@ -52,6 +55,8 @@ static int show_objects(struct seqbuf *sb, void *arg)
 	seq_printf(sb, "pipes %ld\n", fs.pipes);
 	seq_printf(sb, "sockets %ld\n", fs.sockets);
 	seq_printf(sb, "signal_records %u\n", signal_extra_count());
+	seq_printf(sb, "tmpfs_inodes %llu\n", (unsigned long long)tmp.inodes);
+	seq_printf(sb, "tmpfs_pages %llu\n", (unsigned long long)tmp.pages);
 	return 0;
 }
 

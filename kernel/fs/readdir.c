@@ -16,6 +16,7 @@
 #include "fs/proc_pid.h"
 #include "fs/procfs.h"
 #include "fs/stat.h"
+#include "fs/tmpfs.h"
 #include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -25,7 +26,7 @@
 #define RECORD_MAX 1024 /* a record: 19 bytes, a name of at most 511, its NUL, padding */
 
 static const char *const dev_names[] = { "console", "null" };
-static const char *const overlays[] = { "dev", "proc", "sys" }; /* the root's synthetic directories */
+static const char *const overlays[] = { "dev", "proc", "sys", "tmp" }; /* over the root's initrd */
 
 static bool under(const char *path, const char *dir)
 {
@@ -76,6 +77,13 @@ static int source_next(struct dir_iter *it, struct fs_dirent *ent)
 	if (under(it->path, "/sys"))
 		return sysfs_readdir(it->path[4] ? it->path + 5 : "", &it->cookie, &ent->name,
 				     &ent->name_len, &is_dir) == 1;
+	if (under(it->path, "/tmp")) {
+		if (tmpfs_readdir(it->path[4] ? it->path + 5 : "", &it->cookie, it->name_buf,
+				  sizeof(it->name_buf)) != 1)
+			return 0;
+		set_name(ent, it->name_buf);
+		return 1;
+	}
 	if (!strcmp(it->path, "/dev")) {
 		if (it->cookie >= ARRAY_SIZE(dev_names))
 			return 0;
@@ -91,7 +99,7 @@ static int source_next(struct dir_iter *it, struct fs_dirent *ent)
 		if (ret != 1)
 			return 0; /* the end, or no initrd at all (the root is there anyway) */
 		if (root && is_overlay(d.name, d.name_len))
-			continue; /* hidden by /dev and /proc */
+			continue; /* hidden by /dev, /proc, /sys and /tmp */
 		ent->name = d.name;
 		ent->name_len = d.name_len;
 		return 1;

@@ -2,7 +2,8 @@
  * Directory listings of Fulcrum's one tree (the initrd's directories,
  * with /dev and /proc laid over them) and getdents64. A listing starts
  * with "." and "..", then the directory's entries: for the root, "dev",
- * "proc" and "sys" and then the initrd's others; for /dev, console and null;
+ * "proc", "sys" and "tmp" and then the initrd's others; for /dev, console
+ * and null; under /tmp the tmpfs's entries, oldest first;
  * under /proc, procfs's files and directories in registration order,
  * then "self" and the pids (fs/proc_pid.h);
  * elsewhere the initrd's entries in byte order. A directory's offset is
@@ -24,7 +25,7 @@ struct dir_iter {
 	u64 pos;	    /* index of the next entry */
 	unsigned int extra; /* the root: overlays handed out; /proc: 1 once at the pids */
 	size_t cookie;	    /* the underlying listing's */
-	char name_buf[16];  /* a made-up entry's name (a pid under /proc) */
+	char name_buf[256]; /* a copied entry's name (a pid under /proc, a tmpfs name) */
 };
 
 /* Starts a listing of the directory at path at index pos (past the end: an empty listing). */

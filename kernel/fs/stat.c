@@ -20,6 +20,7 @@
 #include "fs/open.h"
 #include "fs/procfs.h"
 #include "fs/sys_fs.h"
+#include "fs/tmpfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -33,6 +34,8 @@
 void fs_path_kstat(const char *path, const struct fs_node *n, struct kstat *st)
 {
 	memset(st, 0, sizeof(*st));
+	if (n->dev == KDEV_TMPFS && !tmpfs_kstat(tmpfs_rel(path), st))
+		return;
 	switch (n->kind) {
 	case NODE_DEVNULL:
 		devnull_kstat(st);

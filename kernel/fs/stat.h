@@ -72,6 +72,8 @@ _Static_assert(sizeof(struct kstat) == 144, "struct stat is 144 bytes on x86-64"
 #define KDEV_SOCKFS   KDEV(0, 8)
 #define KDEV_DEVTMPFS KDEV(0, 6)
 #define KDEV_SYSFS    KDEV(0, 21)
+#define KDEV_TMPFS    KDEV(0, 26)
+#define KDEV_ANON     KDEV(0, 13) /* timerfd, eventfd, epoll: Linux's anon_inodefs */
 
 /* access(2)'s mode bits. */
 #define F_OK 0

@@ -15,6 +15,8 @@
 #include "fs/sendfile.h"
 #include "fs/stat.h"
 #include "fs/sys_fs.h"
+#include "fs/tmpfs.h"
+#include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/heap.h"
@@ -33,6 +35,7 @@
 static void fill(u64 dev, struct kstatfs *sf)
 {
 	struct initrd_stats st;
+	struct tmpfs_usage tu;
 
 	memset(sf, 0, sizeof(*sf));
 	sf->f_bsize = sf->f_frsize = 4096;
@@ -50,6 +53,12 @@ static void fill(u64 dev, struct kstatfs *sf)
 		sf->f_type = SYSFS_MAGIC;
 	} else if (dev == KDEV_DEVTMPFS) {
 		sf->f_type = TMPFS_MAGIC;
+	} else if (dev == KDEV_TMPFS) {
+		tmpfs_get_usage(&tu);
+		sf->f_type = TMPFS_MAGIC;
+		sf->f_blocks = tu.max_pages;
+		sf->f_bfree = sf->f_bavail = tu.max_pages - MIN(tu.pages, tu.max_pages);
+		sf->f_files = tu.inodes;
 	} else if (dev == KDEV_SOCKFS) {
 		sf->f_type = SOCKFS_MAGIC;
 	} else {

@@ -32,6 +32,7 @@
 #include "proc/proc_internal.h"
 #include "proc/syscall.h"
 #include "sched/sched.h"
+#include "time/posix_timers.h"
 #include "trace/trace.h"
 
 #define PATH_MAX  4096
@@ -320,6 +321,7 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 	vfork_release(t); /* off the vfork parent's memory now */
 	files_close_on_exec(p->files);
 	signal_reset_for_exec(p);
+	posix_timers_exit(p); /* execve deletes the POSIX timers, as Linux's exit_itimers */
 	arch_fpu_reset();
 	arch_set_fs_base(0);
 	t->clear_child_tid = NULL;

@@ -23,6 +23,7 @@
 #include "printk.h"
 #include "proc/futex.h"
 #include "proc/itimer.h"
+#include "time/posix_timers.h"
 #include "proc/proc_internal.h"
 #include "proc/signal.h"
 #include "proc/syscall.h"
@@ -153,6 +154,7 @@ void thread_exit(int status)
 
 	if (last) {
 		itimer_exit(p); /* no thread is left to re-arm it */
+		posix_timers_exit(p);
 		process_release(p, t);
 		/*
 		 * Our own references: once p is a zombie its parent may reap and

@@ -122,7 +122,8 @@ static int show_mounts(struct seqbuf *sb, void *arg)
 {
 	return seq_printf(sb, "rootfs / rootfs ro 0 0\n"
 			      "devtmpfs /dev devtmpfs rw 0 0\n"
-			      "proc /proc proc rw,nosuid,nodev,noexec 0 0\n");
+			      "proc /proc proc rw,nosuid,nodev,noexec 0 0\n"
+			      "tmpfs /tmp tmpfs rw,nosuid,nodev 0 0\n");
 }
 
 void proc_system_init(void)

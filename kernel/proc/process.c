@@ -107,6 +107,7 @@ struct process *process_alloc(void)
 	p->nproc_cur = p->nproc_max = proc_max_threads();
 	p->timer_slack_ns = PROC_TIMER_SLACK_NS;
 	itimer_init(p);
+	list_init(&p->posix_timers);
 	return p;
 }
 

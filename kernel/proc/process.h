@@ -101,6 +101,9 @@ struct process {
 	/* setitimer(ITIMER_REAL) and alarm (proc/itimer.c). */
 	struct hrtimer itimer_real;
 	u64 itimer_interval_ns;
+	/* timer_create's timers (time/posix_timers.c), under its lock. */
+	struct list_head posix_timers;
+	int posix_timer_next_id;
 };
 
 extern struct spinlock proc_lock;

@@ -63,6 +63,7 @@
 /* si_code: who sent it, or what happened */
 #define SI_USER	    0	 /* kill */
 #define SI_KERNEL   0x80 /* the kernel, for no more specific reason */
+#define SI_TIMER    (-2) /* a POSIX timer expired */
 #define SI_TKILL    (-6) /* tkill, tgkill */
 #define ILL_ILLOPN  2	 /* SIGILL: illegal operand (#UD) */
 #define FPE_INTDIV  1	 /* SIGFPE: integer divide by zero (#DE) */
@@ -96,12 +97,18 @@ struct k_siginfo {
 		struct {
 			u64 addr; /* the faulting address, or instruction */
 		} fault;
+		struct {
+			s32 tid;     /* the timer's id */
+			s32 overrun; /* intervals missed before this expiry */
+			u64 sigval;  /* sigev_value */
+		} timer;	     /* SI_TIMER */
 		u8 bytes[112];
 	} u;
 };
 
 _Static_assert(sizeof(struct k_siginfo) == 128, "siginfo_t is 128 bytes");
 _Static_assert(__builtin_offsetof(struct k_siginfo, u.kill.pid) == 16, "si_pid");
+_Static_assert(__builtin_offsetof(struct k_siginfo, u.timer.sigval) == 24, "si_value");
 _Static_assert(__builtin_offsetof(struct k_siginfo, u.chld.status) == 24, "si_status");
 _Static_assert(__builtin_offsetof(struct k_siginfo, u.chld.utime) == 32, "si_utime");
 _Static_assert(__builtin_offsetof(struct k_siginfo, u.fault.addr) == 16, "si_addr");

@@ -534,6 +534,29 @@ bool signal_deliver_one(struct user_regs *regs, const u64 *saved_mask)
 	}
 }
 
+int signal_dequeue(u64 set, struct k_siginfo *info)
+{
+	struct task *t = current_task();
+	struct process *p = t->proc;
+	unsigned long flags = spin_lock_irqsave(&p->lock);
+	struct sig_extra *x;
+	bool shared;
+	int sig = sig_next(t->sig_pending & set, p->shared_pending & set, 0, &shared);
+
+	if (!sig) {
+		spin_unlock_irqrestore(&p->lock, flags);
+		return 0;
+	}
+	if (shared)
+		p->shared_pending &= ~sig_bit(sig);
+	else
+		t->sig_pending &= ~sig_bit(sig);
+	x = sigx_take(shared ? (const void *)p : (const void *)t, sig);
+	spin_unlock_irqrestore(&p->lock, flags);
+	use_info(x, sig, info);
+	return sig;
+}
+
 void signal_deliver(struct user_regs *regs)
 {
 	struct task *t = current_task();

@@ -87,4 +87,11 @@ void signal_set_blocked(u64 blocked);
  */
 bool signal_deliver_one(struct user_regs *regs, const u64 *saved_mask);
 
+/*
+ * Takes the lowest pending signal of the caller in set (its own first,
+ * then its process's), blocked or not, with its siginfo: the signal, or
+ * 0 if none is pending. For sigtimedwait.
+ */
+int signal_dequeue(u64 set, struct k_siginfo *info);
+
 #endif

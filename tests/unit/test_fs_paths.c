@@ -19,6 +19,7 @@
 #include "fs/seqbuf.h"
 #include "fs/stat.h"
 #include "fs/sys_fs.h"
+#include "fs/tmpfs.h"
 #include "fs_fixture.h"
 #include "ipc/pipe.h"
 #include "lib/errno.h"
@@ -112,22 +113,26 @@ static u64 ino_of(const char *path)
 
 START_TEST(test_list_root)
 {
-	static const char *const names[] = { ".", "..", "dev", "proc", "sys", "bin", "etc" };
+	static const char *const names[] = { ".", "..", "dev", "proc", "sys", "tmp", "bin", "etc" };
 	struct listing l;
-	long fd = sys_open("/", O_RDONLY | O_DIRECTORY, 0);
+	long fd;
 
+	tmpfs_init(0);
+	fd = sys_open("/", O_RDONLY | O_DIRECTORY, 0);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(list(fd, 4096, &l), 0);
-	expect_names(&l, names, 7);
-	for (int i = 0; i < 7; i++)
+	expect_names(&l, names, 8);
+	for (int i = 0; i < 8; i++)
 		ck_assert_uint_eq(l.type[i], DT_DIR);
 	ck_assert_uint_eq(l.ino[0], ino_of("/"));
 	ck_assert_uint_eq(l.ino[1], ino_of("/"));
 	ck_assert_uint_eq(l.ino[2], ino_of("/dev"));
 	ck_assert_uint_eq(l.ino[3], ino_of("/proc"));
 	ck_assert_uint_eq(l.ino[4], ino_of("/sys"));
-	ck_assert_uint_eq(l.ino[6], ino_of("/etc"));
+	ck_assert_uint_eq(l.ino[5], ino_of("/tmp"));
+	ck_assert_uint_eq(l.ino[7], ino_of("/etc"));
 	ck_assert_int_eq(sys_close((int)fd), 0);
+	tmpfs_exit();
 }
 END_TEST
 
@@ -400,6 +405,48 @@ START_TEST(test_cwd)
 }
 END_TEST
 
+/* The tmpfs through open, write, pread, stat and getdents64; its pages go with the last close. */
+START_TEST(test_tmpfs_file)
+{
+	static const char *const names[] = { ".", "..", "f" };
+	struct tmpfs_usage before, during, after;
+	char buf[8] = { 0 };
+	struct listing l;
+	struct kstat st;
+	long fd, dir;
+
+	tmpfs_init(0);
+	tmpfs_get_usage(&before);
+	fd = sys_open("/tmp/f", O_RDWR | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(sys_open("/tmp/f", O_RDWR | O_CREAT | O_EXCL, 0644), -EEXIST);
+	ck_assert_int_eq(sys_write((int)fd, "tmpfs", 5), 5);
+	ck_assert_int_eq(sys_pread64((int)fd, buf, sizeof(buf), 1), 4);
+	ck_assert_mem_eq(buf, "mpfs", 4);
+	ck_assert_int_eq(sys_stat("/tmp/f", &st), 0);
+	ck_assert_int_eq(st.st_size, 5);
+	ck_assert_uint_eq(st.st_mode, S_IFREG | 0644);
+	ck_assert_uint_eq(st.st_dev, KDEV_TMPFS);
+	dir = sys_open("/tmp", O_RDONLY | O_DIRECTORY, 0);
+	ck_assert_int_eq(list(dir, 4096, &l), 0);
+	expect_names(&l, names, 3);
+	ck_assert_uint_eq(l.type[2], DT_REG);
+	ck_assert_uint_eq(l.ino[2], st.st_ino);
+	sys_close((int)dir);
+	ck_assert_int_eq(tmpfs_unlink("f"), 0);
+	tmpfs_get_usage(&during);
+	ck_assert_uint_eq(during.pages, before.pages + 1); /* unlinked but open */
+	ck_assert_int_eq(sys_close((int)fd), 0);
+	tmpfs_get_usage(&after);
+	ck_assert_uint_eq(after.pages, before.pages);
+	ck_assert_uint_eq(after.inodes, before.inodes);
+	ck_assert_int_eq(sys_stat("/tmp/f", &st), -ENOENT);
+	/* Elsewhere nothing is made. */
+	ck_assert_int_eq(sys_open("/etc/new", O_RDWR | O_CREAT, 0644), -EROFS);
+	tmpfs_exit();
+}
+END_TEST
+
 START_TEST(test_pread_pwrite)
 {
 	char buf[32] = { 0 };
@@ -457,6 +504,7 @@ Suite *fs_paths_suite(void)
 	tcase_add_test(paths, test_access);
 	tcase_add_test(paths, test_cwd);
 	tcase_add_test(paths, test_pread_pwrite);
+	tcase_add_test(paths, test_tmpfs_file);
 	suite_add_tcase(s, paths);
 	return s;
 }

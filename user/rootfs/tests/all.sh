@@ -12,4 +12,8 @@
 /tests/t_efault
 /tests/t_userland
 /tests/t_timers
+/tests/t_tmpfs
+/tests/t_eventfds
+/tests/t_ptimers
+/tests/t_misc
 sysctl sched_select
