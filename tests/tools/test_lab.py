@@ -121,6 +121,9 @@ class StudentTree(unittest.TestCase):
     def test_lab3_tree(self):
         self.check_tree(3)
 
+    def test_lab4_tree(self):
+        self.check_tree(4)
+
 
 if __name__ == "__main__":
     unittest.main()
