@@ -191,6 +191,7 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool in
 {
 	u64 vruntime = cfs_rq->min_vruntime;
 
+	/* LAB 3 BEGIN place */
 	if (initial && sched_feat(START_DEBIT))
 		vruntime += sched_vslice(cfs_rq, se);
 	if (!initial) {
@@ -201,6 +202,14 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool in
 		vruntime -= thresh;
 	}
 	se->vruntime = vruntime_max(se->vruntime, vruntime);
+	/* LAB 3 SKELETON
+	TODO: a new task (initial) starts one vslice late with START_DEBIT; a waking one
+	TODO: up to sched_latency (half of it with GENTLE_FAIR_SLEEPERS) before min_vruntime;
+	TODO: and nobody moves backwards.
+	(void)initial;
+	(void)sched_vslice;
+	se->vruntime = vruntime_max(se->vruntime, vruntime);
+	   LAB 3 END */
 }
 
 static void account_entity_enqueue(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -316,7 +325,13 @@ static void set_skip_buddy(struct sched_entity *se)
  */
 static u64 wakeup_gran(struct sched_entity *se)
 {
+	/* LAB 3 BEGIN wakeup_gran */
 	return calc_delta_fair(sysctl_sched_wakeup_granularity, se);
+	/* LAB 3 SKELETON
+	TODO: sysctl_sched_wakeup_granularity in se's virtual time (calc_delta_fair).
+	(void)se;
+	return 0;
+	   LAB 3 END */
 }
 
 /*
@@ -331,9 +346,16 @@ static int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity 
 {
 	s64 vdiff = (s64)(curr->vruntime - se->vruntime);
 
+	/* LAB 3 BEGIN wakeup_preempt */
 	if (vdiff <= 0)
 		return -1;
 	return (u64)vdiff > wakeup_gran(se) ? 1 : 0;
+	/* LAB 3 SKELETON
+	TODO: -1 if se is not behind curr, 1 if behind by more than wakeup_gran(se), else 0.
+	(void)vdiff;
+	(void)wakeup_gran;
+	return -1;
+	   LAB 3 END */
 }
 
 static struct sched_entity *pick_next_entity(struct cfs_rq *cfs_rq)

@@ -109,6 +109,7 @@ bool wake_affine(struct sched_domain *sd, struct task *p, u32 this_cpu, bool syn
 		this_load -= waker_weight(this_cpu);
 	weight = (s64)p->load.weight;
 
+	/* LAB 4 BEGIN affine */
 	if (this_load > 0) {
 		s64 this_eff_load = 100 * (s64)power_of(prev_cpu) * (this_load + weight);
 		s64 prev_eff_load;
@@ -131,6 +132,18 @@ bool wake_affine(struct sched_domain *sd, struct task *p, u32 this_cpu, bool syn
 		return true;
 	}
 	return false;
+	/* LAB 4 SKELETON
+	TODO: balanced if this CPU, with p added (and the waker gone if sync), is at most
+	TODO: I% as loaded as prev; a balanced sync wake-up is affine; else count an attempt and
+	TODO: move p if balanced or this CPU is lighter and both fit under its average task.
+	(void)load;
+	(void)this_load;
+	(void)weight;
+	(void)imbalance;
+	(void)tl_per_task;
+	(void)balanced;
+	return false;
+	   LAB 4 END */
 }
 
 /* ---------------------------------------------------- select_idle_sibling */
@@ -173,6 +186,7 @@ static u32 scan_llc(const struct sched_topology *t, struct task *p, u32 target, 
 	struct sched_domain *sd;
 	struct sched_group *sg;
 
+	/* LAB 4 BEGIN scan */
 	for (sd = sd_llc(t, target); sd; sd = sd->child) {
 		for_each_sd_group (sg, sd) {
 			u32 cpu;
@@ -187,6 +201,16 @@ static u32 scan_llc(const struct sched_topology *t, struct task *p, u32 target, 
 		}
 	}
 	return target;
+	/* LAB 4 SKELETON
+	TODO: from sd_llc down, the first group p may use that is wholly idle (and, with
+	TODO: skip_target, does not hold target): its first CPU p may use. Else target.
+	(void)sd;
+	(void)sg;
+	(void)skip_target;
+	(void)group_idle;
+	(void)first_allowed;
+	return target;
+	   LAB 4 END */
 }
 
 /*
@@ -205,12 +229,19 @@ static u32 select_idle_sibling_3_8_13(const struct sched_topology *t, struct tas
 {
 	u32 prev = task_cpu(p);
 
+	/* LAB 4 BEGIN idle_sibling */
 	if (cpu_allowed(p, target) && idle_cpu(target))
 		return target;
 	if (prev != target && cpu_allowed(p, prev) && cpus_share_cache(t, prev, target) &&
 	    idle_cpu(prev))
 		return prev;
 	return scan_llc(t, p, target, true);
+	/* LAB 4 SKELETON
+	TODO: target if it is idle (and p may use it); else prev if it is idle and shares
+	TODO: target's LLC; else scan_llc, skipping target's own groups.
+	(void)prev;
+	return target;
+	   LAB 4 END */
 }
 
 const struct sched_idle_sibling idle_sibling_3_8_13 = {

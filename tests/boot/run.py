@@ -31,6 +31,8 @@ STAMP = re.compile(r"^\[\s*(\d+)\.(\d{6})\] ")
 # The watchdogs' thresholds on every test's command line (docs/watchdogs.md), unless the
 # test sets its own: a stall is reported after 2 s, a hung task after 30 s.
 TEST_WATCHDOG_OPTIONS = {"sched_watchdog_ms": "2000", "hung_task_ms": "30000"}
+# Seconds a boot goes on after a stop_on line (a watchdog's block, an oops's trace still printing).
+STOP_ON_GRACE_S = 2.0
 
 # A watchdog report: in any test but the ones that provoke it on purpose, a failure.
 WATCHDOG_REPORT = re.compile(r"watchdog: BUG: soft lockup|Watchdog detected hard LOCKUP|"
@@ -48,6 +50,7 @@ class BootTest:
     checks: list = field(default_factory=list)  # functions (log, ctx) -> list of problems
     use_built_iso: bool = False  # boot build/fulcrum.iso exactly as `make` made it
     stop_marker: str = None  # without qemu_exit: stop QEMU once this text appears
+    stop_on: str = None  # a regular expression: a line matching it stops QEMU STOP_ON_GRACE_S later
     screen: bool = False  # read the VGA text screen through the QEMU monitor before stopping
     icount: bool = False  # deterministic guest time (TCG -icount): for tests that measure CPU shares
     initrd: str = "built"  # the "initrd" module: "built" (build/initrd.cpio), "garbage", or None
@@ -1874,6 +1877,7 @@ def boot(test, build, ctx=None):
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             stdin=subprocess.PIPE if test.send else subprocess.DEVNULL)
     chunks, seen = [], threading.Event()
+    stopping = []  # the timer a stop_on line started
     pending = list(test.send)
 
     def reader():
@@ -1894,6 +1898,9 @@ def boot(test, build, ctx=None):
             line = b""
             if test.stop_marker and test.stop_marker in text:
                 seen.set()
+            if test.stop_on and not stopping and re.search(test.stop_on, text):
+                stopping.append(threading.Timer(STOP_ON_GRACE_S, proc.kill))
+                stopping[0].start()
         if line:
             chunks.append(line.decode("utf-8", "replace").replace("\r", ""))
         seen.set()

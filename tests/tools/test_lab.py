@@ -118,6 +118,12 @@ class StudentTree(unittest.TestCase):
     def test_lab2_tree(self):
         self.check_tree(2)
 
+    def test_lab3_tree(self):
+        self.check_tree(3)
+
+    def test_lab4_tree(self):
+        self.check_tree(4)
+
 
 if __name__ == "__main__":
     unittest.main()
