@@ -99,6 +99,12 @@ struct sim_task {
 	void *priv;		 /* the workload's */
 	u64 exit_ns;		 /* when it exited; 0 if it has not */
 	bool exited;
+	/*
+	 * The memory the task's work touches, as its workload declares it
+	 * (tps --working-set: the database a server reads); 0: not declared.
+	 * For the cost model's cache warmth; the engine does not read it.
+	 */
+	unsigned long working_set_bytes;
 };
 
 /* Engine knobs from the command line. */
@@ -159,11 +165,17 @@ void sim_engine_totals(struct sim_totals *tot);
 /* Parses argv (the guest program's own) and runs it; returns the exit status. */
 int sim_workload_main(int argc, char **argv, u32 nr_cpus);
 
-#define SIM_WORKLOADS "compute, fairshare, hackbench, pipebench, rt-app"
+#define SIM_WORKLOADS "compute, fairshare, hackbench, pipebench, tps, wakelat, jbb, netrr, rt-app"
 
 /* The messaging workloads (messaging.c), called by sim_workload_main. */
 int sim_hackbench_main(int argc, char **argv);
 int sim_pipebench_main(int argc, char **argv);
+
+/* The request/response workloads (workloads_net.c), called by sim_workload_main. */
+int sim_tps_main(int argc, char **argv);
+int sim_wakelat_main(int argc, char **argv);
+int sim_jbb_main(int argc, char **argv);
+int sim_netrr_main(int argc, char **argv, u32 nr_cpus);
 
 /* rt-app FILE.json (rtapp_run.c): the rt-app front end's workload on the engine. */
 int sim_rtapp_main(int argc, char **argv, u32 nr_cpus);
@@ -183,6 +195,14 @@ void sim_report_sched(const char *name, const char *keys, double seconds);
 /* A RESULT line in the format of user/common/bench.c's bench_result(). */
 void sim_result(const char *name, double value, const char *unit, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * The same with the signature of user/common/bench.c's bench_result(), the
+ * running workload's name as the name= field: what user/common/wlreport.c
+ * prints through in the simulator.
+ */
+void sim_bench_result(double value, const char *unit, const char *keys, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* The trace channel (--trace FILE), or NULL. */
 extern FILE *sim_trace_file;

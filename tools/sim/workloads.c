@@ -9,6 +9,9 @@
  *              values -n, for -s seconds; each one's CPU time against its
  *              ideal share, the worst deviation, Jain's index, CPU used.
  *
+ * hackbench and pipebench are in messaging.c; tps, wakelat, jbb and netrr
+ * in workloads_net.c.
+ *
  * Each checks its own results as the guest program does (every job done,
  * no task above the window) and then prints the scheduler's figures of the
  * run: switches, migrations, wasted CPU and the share of runnable time
@@ -43,6 +46,17 @@ void sim_result(const char *name, double value, const char *unit, const char *fm
 		printf("RESULT name=%s %s value=%.1f unit=%s\n", name, words, value, unit);
 	else
 		printf("RESULT name=%s %s value=%.6g unit=%s\n", name, words, value, unit);
+}
+
+void sim_bench_result(double value, const char *unit, const char *keys, ...)
+{
+	char words[256];
+	va_list ap;
+
+	va_start(ap, keys);
+	vsnprintf(words, sizeof(words), keys, ap);
+	va_end(ap);
+	sim_result(prog_name, value, unit, "%s", words);
 }
 
 void sim_usage_error(const char *fmt, ...)
@@ -421,6 +435,14 @@ int sim_workload_main(int argc, char **argv, u32 nr_cpus)
 		return sim_hackbench_main(argc, argv);
 	if (strcmp(argv[0], "pipebench") == 0)
 		return sim_pipebench_main(argc, argv);
+	if (strcmp(argv[0], "tps") == 0)
+		return sim_tps_main(argc, argv);
+	if (strcmp(argv[0], "wakelat") == 0)
+		return sim_wakelat_main(argc, argv);
+	if (strcmp(argv[0], "jbb") == 0)
+		return sim_jbb_main(argc, argv);
+	if (strcmp(argv[0], "netrr") == 0)
+		return sim_netrr_main(argc, argv, nr_cpus);
 	if (strcmp(argv[0], "rt-app") == 0 || strcmp(argv[0], "rtapp") == 0)
 		return sim_rtapp_main(argc, argv, nr_cpus);
 	fprintf(stderr, "fulcrum-sim: no built-in workload '%s' (%s)\n", argv[0], SIM_WORKLOADS);
