@@ -25,7 +25,8 @@ SIM_ASAN = os.path.join(BUILD, "tools", "fulcrum-sim-asan")
 GUEST = os.path.join(BUILD, "user", "bin")
 
 # The simulator's figures after the workload's own (tools/sim/workloads.c, sim_report_sched).
-SCHED_METRICS = ("switches", "migrations", "wasted_cpu", "wait_share")
+SCHED_METRICS = ("switches", "migrations", "wasted_cpu", "wait_share", "migrations_affine",
+                 "migrations_idle_sibling", "migrations_balance", "migrations_newidle", "migrations_active")
 
 CASES = {
     "tps": ("-c", "3", "-t", "50", "-w", "100"),

@@ -151,11 +151,38 @@ void sim_task_wake(struct sim_task *st, bool sync);
  */
 bool sim_engine_run(u64 stop_ns);
 
+/*
+ * Why a task changed CPU, in the words of the trace's sched_select reasons
+ * and the balancer's idle types. A wake-up's is read off its outcome as
+ * the kernel's tracepoint does (select.c, trace_select_decision): moved to
+ * the waker's CPU, affine; moved elsewhere, idle_sibling. Balancing's come
+ * from the kernel's schedstat counters at the end: periodic (busy or
+ * idle), new-idle, and the stopper's active pushes. Whatever the kernel
+ * moved otherwise (an affinity change through the stopper, a class of its
+ * own) is "other", the total less the rest.
+ */
+enum sim_mig_reason {
+	SIM_MIG_AFFINE,
+	SIM_MIG_IDLE_SIBLING,
+	SIM_MIG_BALANCE,
+	SIM_MIG_NEWIDLE,
+	SIM_MIG_ACTIVE,
+	SIM_MIG_OTHER,
+	SIM_MIG_NR
+};
+
+/* "affine", "idle_sibling", "balance", "newidle", "active", "other". */
+extern const char *const sim_mig_reason_name[SIM_MIG_NR];
+
 /* Totals over the run, for the summary. */
 struct sim_totals {
 	u64 events, ticks, ipis, wakeups, bursts;
 	u64 switches, migrations, wasted_ns;
 	u64 run_delay_ns, cpu_time_ns;
+	u64 mig_reason[SIM_MIG_NR]; /* adds up to migrations */
+	u64 wake_prev;		    /* wake-ups that kept their CPU (sched_select reason=prev) */
+	u64 fork_idlest;	    /* forks placed off the parent's CPU (reason=idlest; not counted
+				       as migrations, as the kernel does not) */
 };
 
 void sim_engine_totals(struct sim_totals *tot);

@@ -122,8 +122,17 @@ void sim_report_sched(const char *name, const char *keys, double window_s)
 	       (unsigned long long)tot.ipis, (unsigned long long)tot.wakeups,
 	       (unsigned long long)tot.switches, (unsigned long long)tot.migrations,
 	       (double)tot.wasted_ns / 1e6, queued * 100, window_s);
+	printf("sim: migrations by reason:");
+	for (int r = 0; r < SIM_MIG_NR; r++)
+		printf(" %s %lld%s", sim_mig_reason_name[r], (long long)tot.mig_reason[r],
+		       r + 1 < SIM_MIG_NR ? "," : ";");
+	printf(" wake-ups that kept their CPU %llu, forks placed off their parent's CPU (idlest) %llu\n",
+	       (unsigned long long)tot.wake_prev, (unsigned long long)tot.fork_idlest);
 	sim_result(name, (double)tot.switches, "switches", "%s metric=switches", keys);
 	sim_result(name, (double)tot.migrations, "migrations", "%s metric=migrations", keys);
+	for (int r = 0; r < SIM_MIG_OTHER; r++)
+		sim_result(name, (double)tot.mig_reason[r], "migrations", "%s metric=migrations_%s",
+			   keys, sim_mig_reason_name[r]);
 	sim_result(name, (double)tot.wasted_ns / 1e6, "ms", "%s metric=wasted_cpu", keys);
 	sim_result(name, queued * 100, "%", "%s metric=wait_share", keys);
 	if (sim_schedstat_wanted()) {
