@@ -766,8 +766,8 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/fs/seqbuf.c
 SIM_C := tools/sim/fulcrum_sim.c tools/sim/engine.c tools/sim/machine.c tools/sim/workloads.c \
 	tools/sim/cost.c \
-	tools/sim/messaging.c tools/sim/rtapp_run.c $(RTAPP_C) \
-	tools/sim/sim_arch.c $(SIM_KERNEL_C) user/common/fairness.c
+	tools/sim/messaging.c tools/sim/workloads_net.c tools/sim/rtapp_run.c $(RTAPP_C) \
+	tools/sim/sim_arch.c $(SIM_KERNEL_C) user/common/fairness.c user/common/wlreport.c
 $(call check-sources,SIM_C)
 SIM_CFLAGS := -std=gnu11 -O2 -g -DMAX_CPUS=$(SIM_MAX_CPUS) -Wall -Wextra -Werror \
 	-Wno-unused-parameter -Ikernel -Iarch/x86_64/include -Iarch/x86_64 -Itools/sim \

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "wlreport.h"
 
 #define FUTEX_WAIT	   0
 #define FUTEX_WAKE	   1
@@ -214,7 +215,7 @@ int main(int argc, char **argv)
 {
 	pthread_t *threads;
 	uint64_t start, stop, wakeups = 0;
-	double real, tps;
+	double real;
 	long bad = 0;
 
 	bench_init("jbb");
@@ -260,12 +261,10 @@ int main(int argc, char **argv)
 		bench_fail("%ld of %ld warehouses went wrong (see above)", bad, warehouses);
 
 	real = (double)(stop - start) / NSEC_PER_SEC;
-	tps = (double)(warehouses * transactions) / real;
-	printf("%10s %14s %10s %10s\n", "Warehouses", "Throughput", "Real", "Wake-ups");
-	printf("%10ld %14.2f %10.3f %10llu\n", warehouses, tps, real, (unsigned long long)wakeups);
-	bench_result(tps, "ops/s", "warehouses=%ld transactions=%ld metric=bops", warehouses,
-		     transactions);
-	bench_result((double)wakeups, "count", "warehouses=%ld transactions=%ld metric=wakeups",
-		     warehouses, transactions);
+	jbb_report(&(struct jbb_figures){ .warehouses = warehouses,
+					  .transactions = transactions,
+					  .wakeups = wakeups,
+					  .secs = real },
+		   bench_result);
 	return 0;
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "wlreport.h"
 
 #define SIZE_MAX_BYTES 65536
 
@@ -183,7 +184,7 @@ int main(int argc, char **argv)
 {
 	unsigned char *req, *want;
 	uint64_t start, stop, served = 0;
-	double real, tps;
+	double real;
 	long failed;
 
 	bench_init("netrr");
@@ -244,11 +245,10 @@ int main(int argc, char **argv)
 			   transactions);
 
 	real = (double)(stop - start) / NSEC_PER_SEC;
-	tps = (double)transactions / real;
-	printf("%-10s %12s %10s %14s\n", "Binding", "Trans/s", "Real", "usecs/trans");
-	printf("%-10s %12.2f %10.3f %14.3f\n", pinned ? "pinned" : "unpinned", tps, real,
-	       real * 1e6 / (double)transactions);
-	bench_result(tps, "trans/s", "binding=%s transactions=%ld size=%ld metric=tps",
-		     pinned ? "pinned" : "unpinned", transactions, size);
+	netrr_report(&(struct netrr_figures){ .pinned = pinned,
+					      .transactions = transactions,
+					      .size = size,
+					      .secs = real },
+		     bench_result);
 	return 0;
 }

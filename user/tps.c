@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "wlreport.h"
 
 #define NARGS	    64	/* distinct request arguments; their answers are known in advance */
 #define CLIENTS_MAX 400 /* two descriptors each in the parent, under the limit of 1024 */
@@ -285,9 +286,8 @@ int main(int argc, char **argv)
 {
 	uint64_t start, stop, by_clients = 0, by_servers = 0, x = 0x7a11ce;
 	long nreports = 0, failed;
-	char params[128];
 	struct report r;
-	double secs, tps;
+	double secs;
 
 	bench_init("tps");
 	parse_args(argc, argv);
@@ -353,28 +353,13 @@ int main(int argc, char **argv)
 		bench_fail("no transaction completed");
 
 	secs = (double)(stop - start) / NSEC_PER_SEC;
-	tps = (double)by_clients / secs;
-	printf("transaction type: <builtin: request and answer over a socket pair>\n");
-	printf("number of clients: %ld\n", clients);
-	printf("number of servers: %ld\n", servers);
-	printf("work per transaction: %ld\n", work);
-	if (duration_s > 0) {
-		printf("duration: %g s\n", duration_s);
-		printf("number of transactions actually processed: %llu\n",
-		       (unsigned long long)by_clients);
-		snprintf(params, sizeof(params), "clients=%ld servers=%ld work=%ld duration=%g",
-			 clients, servers, work, duration_s);
-	} else {
-		printf("number of transactions per client: %ld\n", transactions);
-		printf("number of transactions actually processed: %llu/%ld\n",
-		       (unsigned long long)by_clients, clients * transactions);
-		snprintf(params, sizeof(params), "clients=%ld servers=%ld work=%ld transactions=%ld",
-			 clients, servers, work, transactions);
-	}
-	printf("latency average = %.3f ms\n", secs * 1000.0 * (double)clients / (double)by_clients);
-	printf("tps = %f (without initial connection time)\n", tps);
-	bench_result(tps, "tx/s", "%s metric=tps", params);
-	bench_result(secs * 1000.0 * (double)clients / (double)by_clients, "ms",
-		     "%s metric=latency_avg", params);
+	tps_report(&(struct tps_figures){ .clients = clients,
+					  .servers = servers,
+					  .work = work,
+					  .transactions = transactions,
+					  .duration_s = duration_s,
+					  .processed = by_clients,
+					  .secs = secs },
+		   bench_result);
 	return 0;
 }

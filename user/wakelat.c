@@ -11,8 +11,8 @@
  * Prints the p50/p90/p99/p99.9/max latency in usec and the requests per
  * second, and RESULT lines for each.  Checks: every worker answers every
  * request of its message thread, in order, and no latency is negative.
- * Latencies are binned with 128 bins per power of two (under 1% error);
- * the maximum is exact.
+ * Latencies are binned with 128 bins per power of two (under 1% error,
+ * user/common/wlreport.c, shared with the simulator); the maximum is exact.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,17 +24,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "wlreport.h"
 
 #define FUTEX_WAIT	   0
 #define FUTEX_WAKE	   1
 #define FUTEX_PRIVATE_FLAG 128
 
 #define ROUND_STOP UINT32_MAX /* "no more requests" */
-
-/* Latency histogram: exact below 128 ns, then 128 bins per power of two. */
-#define HIST_SUB_BITS 7
-#define HIST_SUB      (1 << HIST_SUB_BITS)
-#define HIST_SIZE     (HIST_SUB * 46) /* up to 2^51 ns, far beyond any run */
 
 static long msg_threads = 2;
 static long workers_per_msg = 4;
@@ -82,30 +78,6 @@ static uint64_t start_ns;
 static long futex(uint32_t *word, int op, uint32_t val)
 {
 	return syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, val, NULL, NULL, 0);
-}
-
-static int hist_index(uint64_t ns)
-{
-	int msb, shift, idx;
-
-	if (ns < HIST_SUB)
-		return (int)ns;
-	msb = 63 - __builtin_clzll(ns);
-	shift = msb - HIST_SUB_BITS;
-	idx = (shift + 1) * HIST_SUB + (int)((ns >> shift) - HIST_SUB);
-	return idx < HIST_SIZE ? idx : HIST_SIZE - 1;
-}
-
-/* The middle of bin idx, in ns. */
-static double hist_value(int idx)
-{
-	int shift;
-
-	if (idx < HIST_SUB)
-		return idx;
-	shift = idx / HIST_SUB - 1;
-	return (double)((uint64_t)(idx % HIST_SUB + HIST_SUB) << shift) +
-	       ((double)(1ull << shift) - 1) / 2;
 }
 
 static void put(int fd, const void *buf, size_t n, const char *what)
@@ -187,7 +159,7 @@ static void *worker_main(void *arg)
 		if (now < stamp) {
 			w->negative++;
 		} else {
-			w->hist[hist_index(now - stamp)]++;
+			w->hist[lat_hist_index(now - stamp)]++;
 			if (now - stamp > w->max_ns)
 				w->max_ns = now - stamp;
 		}
@@ -264,23 +236,6 @@ static void *messenger_main(void *arg)
 
 /* ------------------------------------------------------------ report */
 
-static double percentile(const uint64_t *hist, uint64_t total, double pct, uint64_t max_ns)
-{
-	uint64_t want = (uint64_t)((double)total * pct / 100.0 + 0.999999), seen = 0;
-
-	if (want < 1)
-		want = 1;
-	for (int i = 0; i < HIST_SIZE; i++) {
-		seen += hist[i];
-		if (seen >= want) {
-			double v = hist_value(i);
-
-			return v > (double)max_ns ? (double)max_ns : v;
-		}
-	}
-	return (double)max_ns;
-}
-
 static void usage(void)
 {
 	printf("usage: wakelat [-m|--message-threads M] [-t|--threads W]\n"
@@ -354,21 +309,13 @@ int main(int argc, char **argv)
 	struct messenger *msgs;
 	uint64_t *hist, total = 0, max_ns = 0, stop_ns;
 	long negative = 0, answered = 0;
-	static const struct {
-		double pct;
-		const char *name, *label;
-	} stats[] = { { 50, "p50", "50.0th" },
-		      { 90, "p90", "90.0th" },
-		      { 99, "p99", "99.0th" },
-		      { 99.9, "p99.9", "99.9th" } };
-	char params[128];
-	double secs, rps;
+	double secs;
 
 	bench_init("wakelat");
 	parse_args(argc, argv);
 
 	msgs = aligned_alloc(64, sizeof(*msgs) * (size_t)msg_threads);
-	hist = calloc(HIST_SIZE, sizeof(*hist));
+	hist = calloc(LAT_HIST_SIZE, sizeof(*hist));
 	if (!msgs || !hist)
 		bench_fail("out of memory");
 	memset(msgs, 0, sizeof(*msgs) * (size_t)msg_threads);
@@ -388,7 +335,7 @@ int main(int argc, char **argv)
 
 			w->m = m;
 			w->index = i;
-			w->hist = calloc(HIST_SIZE, sizeof(*w->hist));
+			w->hist = calloc(LAT_HIST_SIZE, sizeof(*w->hist));
 			if (!w->hist)
 				bench_fail("out of memory");
 			if (use_pipes && pipe(w->req_pipe))
@@ -415,7 +362,7 @@ int main(int argc, char **argv)
 				bench_fail("message thread %ld worker %ld answered %ld of %ld "
 					   "requests",
 					   k, i, w->answered, m->rounds);
-			for (int b = 0; b < HIST_SIZE; b++) {
+			for (int b = 0; b < LAT_HIST_SIZE; b++) {
 				hist[b] += w->hist[b];
 				total += w->hist[b];
 			}
@@ -434,27 +381,17 @@ int main(int argc, char **argv)
 			   (unsigned long long)total, answered);
 
 	secs = (double)(stop_ns - start_ns) / NSEC_PER_SEC;
-	rps = (double)answered / secs;
-	printf("Wakeup Latencies percentiles (usec) runtime %.3f (s) (%ld total samples)\n", secs,
-	       answered);
-	for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++)
-		printf("\t  %s: %.1f\n", stats[s].label,
-		       percentile(hist, total, stats[s].pct, max_ns) / NSEC_PER_USEC);
-	printf("\t  max: %.1f\n", (double)max_ns / NSEC_PER_USEC);
-	printf("Requests per second: %.0f (%ld requests in %.3f s)\n", rps, answered, secs);
-
-	if (runtime_s > 0)
-		snprintf(params, sizeof(params),
-			 "msg_threads=%ld workers=%ld runtime=%g work=%ld wake=%s", msg_threads,
-			 workers_per_msg, runtime_s, work_loops, use_pipes ? "pipe" : "futex");
-	else
-		snprintf(params, sizeof(params),
-			 "msg_threads=%ld workers=%ld requests=%ld work=%ld wake=%s", msg_threads,
-			 workers_per_msg, requests, work_loops, use_pipes ? "pipe" : "futex");
-	for (size_t s = 0; s < sizeof(stats) / sizeof(stats[0]); s++)
-		bench_result(percentile(hist, total, stats[s].pct, max_ns) / NSEC_PER_USEC, "usec",
-			     "%s metric=%s", params, stats[s].name);
-	bench_result((double)max_ns / NSEC_PER_USEC, "usec", "%s metric=max", params);
-	bench_result(rps, "req/s", "%s metric=rps", params);
+	wakelat_report(&(struct wakelat_figures){ .msg_threads = msg_threads,
+						  .workers = workers_per_msg,
+						  .work = work_loops,
+						  .requests = requests,
+						  .runtime_s = runtime_s,
+						  .pipes = use_pipes,
+						  .hist = hist,
+						  .total = total,
+						  .max_ns = max_ns,
+						  .answered = answered,
+						  .secs = secs },
+		       bench_result);
 	return 0;
 }

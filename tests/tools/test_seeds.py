@@ -253,8 +253,16 @@ class SeedSuite(unittest.TestCase):
                          [("001", "pgbench-22MB", "2s12", 1), ("003", "specjbb", "2s16", 1),
                           ("003", "tcp-rr", "2s16", 1), ("004", "hackbench-50", "up", 1)])
         full = self.bench.seeds_suite()
-        self.assertEqual([e.seed.table for e in full if not e.seed.qemu], ["aim7-stock", "aim7-twiddled"])
-        self.assertEqual(full[0].sweeps[0].values, ["1", "2", "4", "8"])
+        self.assertEqual([e.seed.table for e in full if not e.seed.qemu],
+                         ["pgbench-7484MB", "pgbench-15GB", "aim7-stock", "aim7-twiddled"])
+        # Seed 001: every client count of the thread in the simulator, up to 8 in QEMU; the
+        # database size as the simulator's working set.
+        self.assertEqual(full[0].sweeps[0].values, ["1", "2", "4", "8", "12", "16", "24", "32"])
+        self.assertEqual(full[0].seed.qemu_points, ["1", "2", "4", "8"])
+        self.assertEqual([e.seed.sim_args for e in full if e.seed.seed == "001"],
+                         ["--working-set 22M", "--working-set 7484M", "--working-set 15G"])
+        self.assertEqual(full[1].sweeps[0].values, [str(w) for w in range(1, 9)])
+        self.assertEqual(full[1].seed.qemu_points, ["2", "4", "6", "8"])
         tip = next(s for s in full[1].systems if s.name == "tip")
         self.assertEqual(tip.cmdline, "sched_features=WAKE_AFFINE_ON_PREV")
 
@@ -298,7 +306,7 @@ class SeedSuite(unittest.TestCase):
             argv = f.read().split()
         self.assertEqual(argv[:10], ["--sockets", "2", "--cores", "3", "--threads", "2", "--nodes", "2",
                                      "--distance", "21"])
-        self.assertEqual(argv[argv.index("--"):], ["--", "tps", "-t", "200", "-c", "4"])
+        self.assertEqual(argv[argv.index("--"):], ["--", "tps", "-t", "200", "-c", "4", "--working-set", "22M"])
         lines, doc, _, _, failed = self.bench.report(self.ctx, [exp], [runs])
         text = "\n".join(lines)
         self.assertEqual(failed, [])
@@ -306,6 +314,27 @@ class SeedSuite(unittest.TestCase):
         self.assertEqual(doc["experiments"][0]["seed"]["fulcrum_ratios"]["sim"], {"4": 1.2})
         # The simulator's ratio is judged where it ran: 1.2 is up, the seed's 1.025 is not.
         self.assertIn("pgbench-22MB 4     1.025 same     1.200 up     DISAGREE", text)
+
+    def test_qemu_points_and_simulator_points(self):
+        # QEMU boots only the points of qemu_points; the simulator runs every one.
+        exp = self.bench.seeds_suite()[0]
+        exp.points, exp.number = self.bench.wl.points(exp.sweeps), 1
+        booted, simulated = [], []
+        self.ctx.seed_sim = "fulcrum-sim"
+        real_run, real_sim = self.bench.run_one, self.bench.sim_one
+        try:
+            self.bench.run_one = lambda ctx, e, s, point, run, *a: booted.append((point, s.name)) or tb.Run(
+                e.workload, point, s.name, run)
+            self.bench.sim_one = lambda ctx, e, s, point, run, a: simulated.append((point, s.name)) or tb.Run(
+                e.workload, point, "sim:" + s.name, run, kernel="sim")
+            self.bench.run_experiment(self.ctx, exp, [0, 0], [])
+        finally:
+            self.bench.run_one, self.bench.sim_one = real_run, real_sim
+        self.assertEqual(sorted({tb.point_label(p) for p, _ in booted}, key=int), ["1", "2", "4", "8"])
+        self.assertEqual(sorted({tb.point_label(p) for p, _ in simulated}, key=int),
+                         ["1", "2", "4", "8", "12", "16", "24", "32"])
+        self.assertEqual(len(booted), 4 * 2 * 2)
+        self.assertEqual(len(simulated), 8 * 2 * 2)
 
     def test_simulator_without_the_workload(self):
         self.ctx.seed_sim = self.fake_sim("echo 'fulcrum-sim: unknown program' >&2\nexit 2\n")
@@ -315,7 +344,7 @@ class SeedSuite(unittest.TestCase):
         self.assertIn(exp.number, self.ctx.sim_unsupported)
         lines, _, _, _, failed = self.bench.report(self.ctx, [exp], [[rec]])
         self.assertEqual(failed, [])
-        self.assertIn("fulcrum-sim has no 'tps -t 200 -c 4' (exit status 2)", "\n".join(lines))
+        self.assertIn("fulcrum-sim has no 'tps -t 200 -c 4 --working-set 22M' (exit status 2)", "\n".join(lines))
 
     def test_simulator_failure_counts(self):
         self.ctx.seed_sim = self.fake_sim("echo 'RESULT name=tps clients=4 metric=tps value=1 unit=tx/s'\nexit 1\n")

@@ -33,9 +33,15 @@ class SeedLink:
     qemu: bool = True  # run in QEMU (False: the machine is too big; the simulator only)
     why_not_qemu: str = ""
     sim_machine: list = None  # fulcrum-sim's machine options (None: the experiment's preset's shape)
+    qemu_points: list = None  # the point labels QEMU runs (None: all; the simulator runs all)
+    sim_args: str = ""  # the simulator program's own options after the guest's (--working-set 22M)
 
     def seed_point(self, label):
         return self.points.get(label, label)
+
+    def qemu_runs(self, label):
+        """Whether QEMU runs the point labelled so (the simulator runs every point)."""
+        return self.qemu and (self.qemu_points is None or label in self.qemu_points)
 
 
 def seed_table(link):

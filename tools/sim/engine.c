@@ -39,6 +39,7 @@
 
 #include "cost.h"
 #include "sched/select.h"
+#include "sched/balance.h"
 #include "sched/stats.h"
 #include "sched/stop.h"
 #include "sched/topology.h"
@@ -563,6 +564,8 @@ static struct sim_task *task_new(const struct sim_workload_ops *ops, u32 id, con
 	if (sim_cost.on)
 		cost_fork(sim_cpu, p);
 	task_wake_new(p);
+	if (task_cpu(p) != sim_cpu)
+		totals.fork_idlest++;
 	return st;
 }
 
@@ -583,12 +586,23 @@ struct sim_task *sim_task_fork(const struct sim_workload_ops *ops, u32 id, const
 	return task_new(ops, id, name, nice, allowed);
 }
 
+/* Wakes st from sim_cpu, and books why it moved, if it did. */
 void sim_task_wake(struct sim_task *st, bool sync)
 {
+	struct task *p = st->t;
+	u64 moves = p->nr_migrations;
+
 	if (sim_cost.on)
-		cost_wake(sim_cpu, st->t, task_cpu(st->t));
-	if (wake_up_task(st->t, sync))
-		totals.wakeups++;
+		cost_wake(sim_cpu, p, task_cpu(p));
+	if (!wake_up_task(p, sync))
+		return;
+	totals.wakeups++;
+	if (p->nr_migrations == moves)
+		totals.wake_prev++;
+	else if (task_cpu(p) == sim_cpu)
+		totals.mig_reason[SIM_MIG_AFFINE]++;
+	else
+		totals.mig_reason[SIM_MIG_IDLE_SIBLING]++;
 }
 
 void sim_engine_ipi(u32 cpu)
@@ -737,8 +751,45 @@ bool sim_engine_run(u64 stop_ns)
 	return nr_live == 0;
 }
 
+const char *const sim_mig_reason_name[SIM_MIG_NR] = {
+	[SIM_MIG_AFFINE] = "affine",   [SIM_MIG_IDLE_SIBLING] = "idle_sibling",
+	[SIM_MIG_BALANCE] = "balance", [SIM_MIG_NEWIDLE] = "newidle",
+	[SIM_MIG_ACTIVE] = "active",   [SIM_MIG_OTHER] = "other",
+};
+
+/*
+ * The balancer's moves by kind, from every domain's schedstat counters:
+ * lb_gained per idle type of the balancing CPU, of which alb_pushed were
+ * the stopper's (both balancers count an active push as gained at CPU_IDLE).
+ */
+static void balance_reasons(struct sim_totals *tot)
+{
+	struct sched_topology *t;
+	u32 was = sim_cpu;
+
+	sim_cpu = 0;
+	t = sched_topology_read_begin(0);
+	for (u32 cpu = 0; cpu < nr_cpus; cpu++) {
+		struct sched_domain *sd;
+
+		for_each_domain (t, cpu, sd) {
+			const struct sched_domain_stats *s = &sd->stats;
+
+			tot->mig_reason[SIM_MIG_BALANCE] += s->lb_gained[CPU_IDLE] +
+							    s->lb_gained[CPU_NOT_IDLE] -
+							    s->alb_pushed;
+			tot->mig_reason[SIM_MIG_NEWIDLE] += s->lb_gained[CPU_NEWLY_IDLE];
+			tot->mig_reason[SIM_MIG_ACTIVE] += s->alb_pushed;
+		}
+	}
+	sched_topology_read_end(0);
+	sim_cpu = was;
+}
+
 void sim_engine_totals(struct sim_totals *tot)
 {
+	u64 known = 0;
+
 	*tot = totals;
 	for (u32 cpu = 0; cpu < nr_cpus; cpu++) {
 		struct rq *rq = cpu_rq(cpu);
@@ -749,4 +800,8 @@ void sim_engine_totals(struct sim_totals *tot)
 		tot->run_delay_ns += rq->stats.run_delay;
 		tot->cpu_time_ns += rq->stats.rq_cpu_time;
 	}
+	balance_reasons(tot);
+	for (int r = 0; r < SIM_MIG_OTHER; r++)
+		known += tot->mig_reason[r];
+	tot->mig_reason[SIM_MIG_OTHER] = tot->migrations - known;
 }

@@ -163,12 +163,39 @@ void sim_task_wake(struct sim_task *st, bool sync);
  */
 bool sim_engine_run(u64 stop_ns);
 
+/*
+ * Why a task changed CPU, in the words of the trace's sched_select reasons
+ * and the balancer's idle types. A wake-up's is read off its outcome as
+ * the kernel's tracepoint does (select.c, trace_select_decision): moved to
+ * the waker's CPU, affine; moved elsewhere, idle_sibling. Balancing's come
+ * from the kernel's schedstat counters at the end: periodic (busy or
+ * idle), new-idle, and the stopper's active pushes. Whatever the kernel
+ * moved otherwise (an affinity change through the stopper, a class of its
+ * own) is "other", the total less the rest.
+ */
+enum sim_mig_reason {
+	SIM_MIG_AFFINE,
+	SIM_MIG_IDLE_SIBLING,
+	SIM_MIG_BALANCE,
+	SIM_MIG_NEWIDLE,
+	SIM_MIG_ACTIVE,
+	SIM_MIG_OTHER,
+	SIM_MIG_NR
+};
+
+/* "affine", "idle_sibling", "balance", "newidle", "active", "other". */
+extern const char *const sim_mig_reason_name[SIM_MIG_NR];
+
 /* Totals over the run, for the summary. */
 struct sim_totals {
 	u64 events, ticks, ipis, wakeups, bursts;
 	u64 switches, migrations, wasted_ns;
 	u64 run_delay_ns, cpu_time_ns;
 	u64 path_ns, refill_ns, smt_ns; /* the cost model's charges (cost.h) */
+	u64 mig_reason[SIM_MIG_NR]; /* adds up to migrations */
+	u64 wake_prev;		    /* wake-ups that kept their CPU (sched_select reason=prev) */
+	u64 fork_idlest;	    /* forks placed off the parent's CPU (reason=idlest; not counted
+				       as migrations, as the kernel does not) */
 };
 
 void sim_engine_totals(struct sim_totals *tot);
@@ -178,11 +205,17 @@ void sim_engine_totals(struct sim_totals *tot);
 /* Parses argv (the guest program's own) and runs it; returns the exit status. */
 int sim_workload_main(int argc, char **argv, u32 nr_cpus);
 
-#define SIM_WORKLOADS "compute, fairshare, hackbench, pipebench, rt-app"
+#define SIM_WORKLOADS "compute, fairshare, hackbench, pipebench, tps, wakelat, jbb, netrr, rt-app"
 
 /* The messaging workloads (messaging.c), called by sim_workload_main. */
 int sim_hackbench_main(int argc, char **argv);
 int sim_pipebench_main(int argc, char **argv);
+
+/* The request/response workloads (workloads_net.c), called by sim_workload_main. */
+int sim_tps_main(int argc, char **argv);
+int sim_wakelat_main(int argc, char **argv);
+int sim_jbb_main(int argc, char **argv);
+int sim_netrr_main(int argc, char **argv, u32 nr_cpus);
 
 /* rt-app FILE.json (rtapp_run.c): the rt-app front end's workload on the engine. */
 int sim_rtapp_main(int argc, char **argv, u32 nr_cpus);
@@ -202,6 +235,14 @@ void sim_report_sched(const char *name, const char *keys, double seconds);
 /* A RESULT line in the format of user/common/bench.c's bench_result(). */
 void sim_result(const char *name, double value, const char *unit, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/*
+ * The same with the signature of user/common/bench.c's bench_result(), the
+ * running workload's name as the name= field: what user/common/wlreport.c
+ * prints through in the simulator.
+ */
+void sim_bench_result(double value, const char *unit, const char *keys, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* The trace channel (--trace FILE), or NULL. */
 extern FILE *sim_trace_file;

@@ -9,6 +9,9 @@
  *              values -n, for -s seconds; each one's CPU time against its
  *              ideal share, the worst deviation, Jain's index, CPU used.
  *
+ * hackbench and pipebench are in messaging.c; tps, wakelat, jbb and netrr
+ * in workloads_net.c.
+ *
  * Each checks its own results as the guest program does (every job done,
  * no task above the window) and then prints the scheduler's figures of the
  * run: switches, migrations, wasted CPU and the share of runnable time
@@ -44,6 +47,17 @@ void sim_result(const char *name, double value, const char *unit, const char *fm
 		printf("RESULT name=%s %s value=%.1f unit=%s\n", name, words, value, unit);
 	else
 		printf("RESULT name=%s %s value=%.6g unit=%s\n", name, words, value, unit);
+}
+
+void sim_bench_result(double value, const char *unit, const char *keys, ...)
+{
+	char words[256];
+	va_list ap;
+
+	va_start(ap, keys);
+	vsnprintf(words, sizeof(words), keys, ap);
+	va_end(ap);
+	sim_result(prog_name, value, unit, "%s", words);
 }
 
 void sim_usage_error(const char *fmt, ...)
@@ -109,8 +123,17 @@ void sim_report_sched(const char *name, const char *keys, double window_s)
 	       (unsigned long long)tot.ipis, (unsigned long long)tot.wakeups,
 	       (unsigned long long)tot.switches, (unsigned long long)tot.migrations,
 	       (double)tot.wasted_ns / 1e6, queued * 100, window_s);
+	printf("sim: migrations by reason:");
+	for (int r = 0; r < SIM_MIG_NR; r++)
+		printf(" %s %lld%s", sim_mig_reason_name[r], (long long)tot.mig_reason[r],
+		       r + 1 < SIM_MIG_NR ? "," : ";");
+	printf(" wake-ups that kept their CPU %llu, forks placed off their parent's CPU (idlest) %llu\n",
+	       (unsigned long long)tot.wake_prev, (unsigned long long)tot.fork_idlest);
 	sim_result(name, (double)tot.switches, "switches", "%s metric=switches", keys);
 	sim_result(name, (double)tot.migrations, "migrations", "%s metric=migrations", keys);
+	for (int r = 0; r < SIM_MIG_OTHER; r++)
+		sim_result(name, (double)tot.mig_reason[r], "migrations", "%s metric=migrations_%s",
+			   keys, sim_mig_reason_name[r]);
 	sim_result(name, (double)tot.wasted_ns / 1e6, "ms", "%s metric=wasted_cpu", keys);
 	sim_result(name, queued * 100, "%", "%s metric=wait_share", keys);
 	if (sim_cost.on)
@@ -468,6 +491,14 @@ int sim_workload_main(int argc, char **argv, u32 nr_cpus)
 		return sim_hackbench_main(argc, argv);
 	if (strcmp(argv[0], "pipebench") == 0)
 		return sim_pipebench_main(argc, argv);
+	if (strcmp(argv[0], "tps") == 0)
+		return sim_tps_main(argc, argv);
+	if (strcmp(argv[0], "wakelat") == 0)
+		return sim_wakelat_main(argc, argv);
+	if (strcmp(argv[0], "jbb") == 0)
+		return sim_jbb_main(argc, argv);
+	if (strcmp(argv[0], "netrr") == 0)
+		return sim_netrr_main(argc, argv, nr_cpus);
 	if (strcmp(argv[0], "rt-app") == 0 || strcmp(argv[0], "rtapp") == 0)
 		return sim_rtapp_main(argc, argv, nr_cpus);
 	fprintf(stderr, "fulcrum-sim: no built-in workload '%s' (%s)\n", argv[0], SIM_WORKLOADS);
