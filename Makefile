@@ -268,6 +268,7 @@ KERNEL_C := \
 	kernel/sched/rt/rt_ktest.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
+	kernel/sched/balance_move.c \
 	kernel/sched/pelt.c \
 	kernel/sched/balance_modern.c \
 	kernel/sched/balance_modern_find.c \
@@ -625,6 +626,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/select_sbm.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
+	kernel/sched/balance_move.c \
 	kernel/sched/pelt.c \
 	kernel/sched/balance_modern.c \
 	kernel/sched/balance_modern_find.c \
@@ -759,7 +761,8 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/load.c kernel/sched/fair.c kernel/sched/eevdf.c kernel/sched/rr.c \
 	kernel/sched/placement.c \
 	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/balance.c \
-	kernel/sched/balance_find.c kernel/sched/pelt.c kernel/sched/balance_modern.c \
+	kernel/sched/balance_find.c kernel/sched/balance_move.c kernel/sched/pelt.c \
+	kernel/sched/balance_modern.c \
 	kernel/sched/balance_modern_find.c kernel/sched/stop.c kernel/sched/stats.c \
 	kernel/sched/verify.c kernel/sched/cost.c kernel/sched/watchdog.c \
 	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_output.c \

@@ -7,10 +7,12 @@
  * only movable task is running, the busiest CPU's stopper (stop.c) pushes
  * it over (active balancing).
  *
- * This file moves tasks and decides when and on which domains to balance;
- * balance_find.c decides what to move. Group and CPU power are fixed when
- * the topology generation is built (no RT-time scaling), so 3.8's
- * update_group_power() has no work here.
+ * This file chooses the tasks that move and decides when and on which
+ * domains to balance; balance_find.c decides how much to move and from
+ * where; balance_move.c locks the two queues for a pull and runs the
+ * stopper's push, for the modern balancer too. Group and CPU power are
+ * fixed when the topology generation is built (no RT-time scaling), so
+ * 3.8's update_group_power() has no work here.
  *
  * Locking: a pass holds no lock while it reads loads (lockless snapshots,
  * as in Linux) and takes the two runqueue locks, in CPU order, only to move
@@ -18,13 +20,13 @@
  * balancing CPU; a domain's balancer state is written only by that CPU.
  */
 #include "sched/balance_internal.h"
+#include "sched/balance_move.h"
 
 #include <arch/cpu.h>
 
 #include "lib/cpumask.h"
 #include "sched/load.h"
 #include "sched/stats.h"
-#include "sched/stop.h"
 #include "sched/topology.h"
 #include "trace/trace.h"
 
@@ -36,12 +38,6 @@
 
 /* SD_SERIALIZE domains (NUMA levels) are balanced by one CPU at a time, machine-wide. */
 static struct spinlock balancing_lock = SPINLOCK_INIT;
-
-/* A pending active balance per busiest CPU; guarded by that CPU's rq->lock. */
-static struct {
-	bool pending;
-	u32 push_cpu;
-} active_balance[MAX_CPUS];
 
 static inline bool time_after_eq64(u64 a, u64 b)
 {
@@ -149,21 +145,43 @@ static int move_tasks(struct lb_env *env)
 	return pulled;
 }
 
-/* Active balancing's pull: the first task that may move, whatever its load. Both locks held. */
-static bool move_one_task(struct lb_env *env)
+/*
+ * Active balancing's push (balance_move.h): the first task of busiest that
+ * may move to target, whatever its load, cache-hot or not (load_balance()
+ * set nr_balance_failed past cache_nice_tries before asking). Both locks
+ * held.
+ */
+static bool push_one_task(struct sched_domain *sd, struct rq *busiest, struct rq *target)
 {
+	struct lb_env env = {
+		.sd = sd,
+		.src_rq = busiest,
+		.dst_rq = target,
+		.src_cpu = busiest->cpu,
+		.dst_cpu = target->cpu,
+		.idle = CPU_IDLE,
+	};
 	struct list_head *pos, *tmp;
 
-	list_for_each_safe (pos, tmp, &env->src_rq->cfs_tasks) {
+	list_for_each_safe (pos, tmp, &busiest->cfs_tasks) {
 		struct task *p = cfs_task_of(pos);
 
-		if (!can_migrate_task(p, env))
+		if (!can_migrate_task(p, &env))
 			continue;
-		move_queued_task(env->src_rq, env->dst_rq, p);
-		env->sd->stats.lb_gained[env->idle]++;
+		move_queued_task(busiest, target, p);
 		return true;
 	}
 	return false;
+}
+
+/* The pull's mover (balance_move.h): move_tasks() over at most loop_max tasks. */
+static int pull_tasks(void *arg, u32 loop_max)
+{
+	struct lb_env *env = arg;
+
+	env->loop = 0;
+	env->loop_max = loop_max;
+	return move_tasks(env);
 }
 
 /* ------------------------------------------------------------ load_balance() */
@@ -172,103 +190,6 @@ static bool move_one_task(struct lb_env *env)
 static bool need_active_balance(const struct lb_env *env)
 {
 	return env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
-}
-
-/*
- * In busiest's stopper, which has just preempted busiest's running task:
- * that task is now queued, not running, and may be moved to push_cpu like
- * any other (cache-hot or not: nr_balance_failed was set past
- * cache_nice_tries). Counted on push_cpu's lowest domain spanning both.
- */
-static void active_balance_stop(void *data)
-{
-	struct rq *busiest = data, *target;
-	u32 busiest_cpu = busiest->cpu, target_cpu = active_balance[busiest_cpu].push_cpu;
-	unsigned long flags = arch_irq_save();
-	struct sched_topology *t = sched_topology_read_begin(busiest_cpu);
-	struct sched_domain *sd;
-
-	target = cpu_rq(target_cpu);
-	double_rq_lock(busiest, target);
-	if (!active_balance[busiest_cpu].pending || busiest == target || busiest->nr_running <= 1)
-		goto out;
-	for_each_domain (t, target_cpu, sd)
-		if ((sd->flags & SD_LOAD_BALANCE) && cpumask_test_cpu(busiest_cpu, sd_span(sd)))
-			break;
-	if (sd) {
-		struct lb_env env = {
-			.sd = sd,
-			.src_rq = busiest,
-			.dst_rq = target,
-			.src_cpu = busiest_cpu,
-			.dst_cpu = target_cpu,
-			.idle = CPU_IDLE,
-		};
-
-		update_rq_clock(busiest);
-		update_rq_clock(target);
-		sd->stats.alb_count++;
-		if (move_one_task(&env))
-			sd->stats.alb_pushed++;
-		else
-			sd->stats.alb_failed++;
-	}
-out:
-	active_balance[busiest_cpu].pending = false;
-	double_rq_unlock(busiest, target);
-	sched_topology_read_end(busiest_cpu);
-	arch_irq_restore(flags);
-}
-
-/*
- * Asks busiest's stopper to push its running task to this_cpu, unless that
- * task may not run here (then false: pinned) or a push is already pending.
- */
-static bool start_active_balance(struct rq *busiest, u32 this_cpu, bool *started)
-{
-	unsigned long flags = spin_lock_irqsave(&busiest->lock);
-	bool allowed = cpumask_test_cpu(this_cpu, &busiest->curr->cpus_allowed);
-
-	*started = false;
-	if (allowed && !active_balance[busiest->cpu].pending) {
-		active_balance[busiest->cpu].pending = true;
-		active_balance[busiest->cpu].push_cpu = this_cpu;
-		*started = true;
-	}
-	spin_unlock_irqrestore(&busiest->lock, flags);
-	if (*started && stop_one_cpu(busiest->cpu, active_balance_stop, busiest) != 0) {
-		flags = spin_lock_irqsave(&busiest->lock);
-		active_balance[busiest->cpu].pending = false; /* no stopper (yet): give up */
-		spin_unlock_irqrestore(&busiest->lock, flags);
-		*started = false;
-	}
-	return allowed;
-}
-
-/*
- * Moves what env says from busiest, both locks taken here; returns tasks
- * moved. Tasks moved to another CPU than this_cpu (the one balancing, on
- * behalf of its group) make that CPU reschedule, as 3.8's load_balance()
- * does: it may be busy, and would otherwise not weigh the newcomer
- * against its running task before its own next tick -- by which time the
- * balancer of another group may have taken the newcomer away again.
- */
-static int pull_from(struct lb_env *env, struct rq *busiest, u32 this_cpu)
-{
-	unsigned long flags = arch_irq_save();
-	int moved;
-
-	double_rq_lock(env->dst_rq, busiest);
-	update_rq_clock(env->dst_rq);
-	update_rq_clock(busiest);
-	env->loop = 0;
-	env->loop_max = MIN((u32)SCHED_NR_MIGRATE, busiest->nr_running);
-	moved = move_tasks(env);
-	if (moved && env->dst_cpu != this_cpu)
-		resched_curr(env->dst_rq);
-	double_rq_unlock(env->dst_rq, busiest);
-	arch_irq_restore(flags);
-	return moved;
 }
 
 int load_balance(u32 this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
@@ -311,7 +232,7 @@ redo:
 		env.flags |= LBF_ALL_PINNED;
 		env.src_cpu = busiest->cpu;
 		env.src_rq = busiest;
-		ld_moved += pull_from(&env, busiest, this_cpu);
+		ld_moved += balance_pull(env.dst_rq, busiest, this_cpu, pull_tasks, &env);
 		/*
 		 * Some tasks could not come here but could go to another CPU of
 		 * our group, on whose behalf we balance: try once per CPU there.
@@ -321,7 +242,7 @@ redo:
 			env.dst_cpu = env.new_dst_cpu;
 			env.dst_rq = cpu_rq(env.new_dst_cpu);
 			env.flags &= ~LBF_SOME_PINNED;
-			ld_moved += pull_from(&env, busiest, this_cpu);
+			ld_moved += balance_pull(env.dst_rq, busiest, this_cpu, pull_tasks, &env);
 		}
 		/* Nothing there may come to us: try the next busiest queue. */
 		if (env.flags & LBF_ALL_PINNED) {
@@ -337,7 +258,7 @@ redo:
 		if (idle != CPU_NEWLY_IDLE)
 			sd->nr_balance_failed++;
 		if (need_active_balance(&env)) {
-			if (!start_active_balance(busiest, this_cpu, &started)) {
+			if (!balance_start_active(busiest, this_cpu, push_one_task, &started)) {
 				env.flags |= LBF_ALL_PINNED;
 				goto out_one_pinned;
 			}

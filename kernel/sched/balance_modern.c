@@ -8,13 +8,15 @@
  * (balance.c, balance_find.c) is not used at all under this option.
  *
  * Locking as in balance.c: decisions read lockless snapshots; tasks move
- * with both runqueue locks held; domains are read in a topology read
- * section of the balancing CPU, and its balancer state is written only by
- * it. The side tables below (group imbalance, new-idle cost) are this
+ * with both runqueue locks held, taken by balance_move.c's pull and
+ * active-balance path (the 3.8 balancer's too); domains are read in a
+ * topology read section of the balancing CPU, and its balancer state is
+ * written only by it. The side tables below (group imbalance, new-idle cost) are this
  * file's additions to the domain state and start afresh with the CPU's
  * first pass in a new generation.
  */
 #include "sched/balance_modern.h"
+#include "sched/balance_move.h"
 
 #include <arch/cpu.h>
 #include <arch/time.h>
@@ -25,7 +27,6 @@
 #include "printk.h"
 #include "sched/pelt.h"
 #include "sched/stats.h"
-#include "sched/stop.h"
 #include "sched/topology.h"
 #include "trace/trace.h"
 
@@ -70,11 +71,6 @@ BOOT_OPTION_STRING_FN(sched_balance, "sched_balance", &sched_balance_name, set_b
 
 /* SD_SERIALIZE levels: one CPU machine-wide at a time. */
 static struct spinlock balancing_lock = SPINLOCK_INIT;
-
-static struct {
-	bool pending;
-	u32 push_cpu;
-} active_balance[MAX_CPUS];
 
 /*
  * Linux's sgc->imbalance, per (level of the parent domain, first CPU of
@@ -301,98 +297,42 @@ static bool need_active_balance(const struct mlb_env *env)
 	       env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
 }
 
-/* In busiest's stopper: its preempted task is now queued and may be pulled, hot or not. */
-static void active_balance_stop(void *data)
+/*
+ * Active balancing's push (balance_move.h): the first task of busiest that
+ * may move to target, hot or not (MLBF_ACTIVE_LB). Both locks held.
+ */
+static bool push_one_task(struct sched_domain *sd, struct rq *busiest, struct rq *target)
 {
-	struct rq *busiest = data, *target;
-	u32 busiest_cpu = busiest->cpu, target_cpu = active_balance[busiest_cpu].push_cpu;
-	unsigned long flags = arch_irq_save();
-	struct sched_topology *t = sched_topology_read_begin(busiest_cpu);
-	struct sched_domain *sd;
+	struct mlb_env env = {
+		.sd = sd,
+		.src_rq = busiest,
+		.dst_rq = target,
+		.src_cpu = busiest->cpu,
+		.dst_cpu = target->cpu,
+		.idle = CPU_IDLE,
+		.flags = MLBF_ACTIVE_LB,
+	};
+	struct list_head *pos, *tmp;
 
-	target = cpu_rq(target_cpu);
-	double_rq_lock(busiest, target);
-	if (!active_balance[busiest_cpu].pending || busiest == target || busiest->nr_running <= 1)
-		goto out;
-	for_each_domain (t, target_cpu, sd)
-		if ((sd->flags & SD_LOAD_BALANCE) && cpumask_test_cpu(busiest_cpu, sd_span(sd)))
-			break;
-	if (sd) {
-		struct mlb_env env = {
-			.sd = sd,
-			.src_rq = busiest,
-			.dst_rq = target,
-			.src_cpu = busiest_cpu,
-			.dst_cpu = target_cpu,
-			.idle = CPU_IDLE,
-			.flags = MLBF_ACTIVE_LB,
-		};
-		struct list_head *pos, *tmp;
-		bool pushed = false;
+	list_for_each_safe (pos, tmp, &busiest->cfs_tasks) {
+		struct task *p = cfs_task_of(pos);
 
-		update_rq_clock(busiest);
-		update_rq_clock(target);
-		sd->stats.alb_count++;
-		list_for_each_safe (pos, tmp, &busiest->cfs_tasks) {
-			struct task *p = cfs_task_of(pos);
-
-			if (!can_migrate_task(p, &env))
-				continue;
-			move_queued_task(busiest, target, p);
-			sd->stats.lb_gained[CPU_IDLE]++;
-			pushed = true;
-			break;
-		}
-		if (pushed)
-			sd->stats.alb_pushed++;
-		else
-			sd->stats.alb_failed++;
+		if (!can_migrate_task(p, &env))
+			continue;
+		move_queued_task(busiest, target, p);
+		return true;
 	}
-out:
-	active_balance[busiest_cpu].pending = false;
-	double_rq_unlock(busiest, target);
-	sched_topology_read_end(busiest_cpu);
-	arch_irq_restore(flags);
+	return false;
 }
 
-/* Asks busiest's stopper to push its running task here; false if that task may not come. */
-static bool start_active_balance(struct rq *busiest, u32 this_cpu, bool *started)
+/* The pull's mover (balance_move.h): detach_and_move() over at most loop_max tasks. */
+static int pull_tasks(void *arg, u32 loop_max)
 {
-	unsigned long flags = spin_lock_irqsave(&busiest->lock);
-	bool allowed = cpumask_test_cpu(this_cpu, &busiest->curr->cpus_allowed);
+	struct mlb_env *env = arg;
 
-	*started = false;
-	if (allowed && !active_balance[busiest->cpu].pending) {
-		active_balance[busiest->cpu].pending = true;
-		active_balance[busiest->cpu].push_cpu = this_cpu;
-		*started = true;
-	}
-	spin_unlock_irqrestore(&busiest->lock, flags);
-	if (*started && stop_one_cpu(busiest->cpu, active_balance_stop, busiest) != 0) {
-		flags = spin_lock_irqsave(&busiest->lock);
-		active_balance[busiest->cpu].pending = false;
-		spin_unlock_irqrestore(&busiest->lock, flags);
-		*started = false;
-	}
-	return allowed;
-}
-
-static int pull_from(struct mlb_env *env, struct rq *busiest, u32 this_cpu)
-{
-	unsigned long flags = arch_irq_save();
-	int moved;
-
-	double_rq_lock(env->dst_rq, busiest);
-	update_rq_clock(env->dst_rq);
-	update_rq_clock(busiest);
 	env->loop = 0;
-	env->loop_max = MIN((u32)SCHED_NR_MIGRATE, busiest->nr_running);
-	moved = detach_and_move(env);
-	if (moved && env->dst_cpu != this_cpu)
-		resched_curr(env->dst_rq);
-	double_rq_unlock(env->dst_rq, busiest);
-	arch_irq_restore(flags);
-	return moved;
+	env->loop_max = loop_max;
+	return detach_and_move(env);
 }
 
 int modern_load_balance(u32 this_cpu, struct sched_domain *sd, enum cpu_idle_type idle,
@@ -437,7 +377,7 @@ redo:
 	if (READ_ONCE(busiest->nr_running) > 1) {
 		env.flags |= MLBF_ALL_PINNED;
 	more_balance:
-		ld_moved += pull_from(&env, busiest, this_cpu);
+		ld_moved += balance_pull(env.dst_rq, busiest, this_cpu, pull_tasks, &env);
 		/* Some could not come here but may go to another CPU of our group: once more. */
 		if ((env.flags & MLBF_DST_PINNED) && env.imbalance > 0) {
 			cpumask_clear_cpu(env.dst_cpu, &env.cpus);
@@ -463,7 +403,7 @@ redo:
 		if (idle != CPU_NEWLY_IDLE)
 			sd->nr_balance_failed++;
 		if (need_active_balance(&env)) {
-			if (!start_active_balance(busiest, this_cpu, &started))
+			if (!balance_start_active(busiest, this_cpu, push_one_task, &started))
 				goto out_one_pinned;
 			env.flags &= ~MLBF_ALL_PINNED;
 		}

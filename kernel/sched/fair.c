@@ -841,6 +841,12 @@ void fair_adopt_task(struct rq *rq, struct task *p)
 	resched_curr(rq);
 }
 
+/* For sched_verify: the tasks in rq's CFS queue, its current one included. */
+static u32 nr_queued_fair(const struct rq *rq)
+{
+	return rq->cfs.nr_running;
+}
+
 const struct sched_class fair_sched_class = {
 	.name = "fair",
 	.rank = 100,
@@ -863,6 +869,7 @@ const struct sched_class fair_sched_class = {
 	.switched_from = switched_from_fair,
 	.balance = balance_fair,
 	.waiter_for = waiter_for_fair,
+	.nr_queued = nr_queued_fair,
 	.dump = dump_fair,
 };
 SCHED_CLASS_REGISTER(fair_sched_class);

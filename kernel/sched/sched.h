@@ -270,6 +270,14 @@ struct sched_class {
 	 */
 	struct task *(*waiter_for)(struct rq *rq, u32 cpu, u32 max);
 	/*
+	 * How many tasks of this class are queued on rq (its running one
+	 * included), each also counted in rq->nr_running. For sched_verify's
+	 * per-pick check that the classes together hold no more tasks than
+	 * rq->nr_running says (verify.c); rq lock held, must change nothing.
+	 * NULL op: the class's tasks are left out of that check.
+	 */
+	u32 (*nr_queued)(const struct rq *rq);
+	/*
 	 * Optional. Prints rq's queue as this class sees it (one pr_emerg line
 	 * per queued task, then anything else worth knowing), for the stall
 	 * watchdog's report. rq lock held, interrupts off; it must not sleep

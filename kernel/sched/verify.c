@@ -2,7 +2,8 @@
  * sched_verify: the scheduler's invariants, checked as it runs when the
  * SCHED_VERIFY feature is on (`sched_features=SCHED_VERIFY`; the tests
  * turn it on). fair_verify() checks a CFS queue at every change; the
- * checks here are the class-independent ones made at every pick. Every
+ * checks here are the class-independent ones made at every pick, which
+ * learn what a class holds only through its operations (nr_queued). Every
  * check and every violation is counted, so a run can end with the proof
  * that nothing was found.
  */
@@ -29,6 +30,18 @@ static bool verify_that(struct rq *rq, bool ok, const char *what, const struct t
 	return ok;
 }
 
+/* The tasks queued on rq as the classes that can say count them (their nr_queued operation). */
+static u32 classes_nr_queued(const struct rq *rq)
+{
+	const struct sched_class *class;
+	u32 nr = 0;
+
+	for_each_class (class)
+		if (class->nr_queued)
+			nr += class->nr_queued(rq);
+	return nr;
+}
+
 void sched_verify_pick(struct rq *rq, struct task *prev, struct task *next)
 {
 	bool ok = true;
@@ -46,8 +59,8 @@ void sched_verify_pick(struct rq *rq, struct task *prev, struct task *next)
 	ok &= verify_that(rq, next == rq->idle || next->on_rq, "the picked task is not queued", next);
 	/* Not necessarily TASK_RUNNING: a task preempted while going to sleep stays queued. */
 	ok &= verify_that(rq, next->state != TASK_DEAD, "the picked task is dead", next);
-	ok &= verify_that(rq, rq->cfs.nr_running <= rq->nr_running,
-			  "nr_running is less than the CFS queue holds", NULL);
+	ok &= verify_that(rq, classes_nr_queued(rq) <= rq->nr_running,
+			  "nr_running is less than the classes' queues hold", NULL);
 	ok &= verify_that(rq, next != rq->idle || rq->nr_running == rq->nr_throttled,
 			  "the CPU idles with tasks queued", NULL);
 	sched_verify_count(ok);

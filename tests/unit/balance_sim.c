@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fake_arch.h"
+#include "sched/balance_modern.h"
 #include "sched/stop.h"
 #include "unit.h"
 
@@ -30,8 +31,15 @@ void bsim_publish(void)
 	ck_assert_int_eq(sched_topology_rebuild(machine, NULL), 0);
 }
 
+void bsim_start_balancer(struct machine *m, const char *balancer)
+{
+	bsim_start(m);
+	ck_assert_int_eq(sched_balance_set(balancer, strlen(balancer)), 0);
+}
+
 void bsim_stop(void)
 {
+	ck_assert_int_eq(sched_balance_set("3.8", 3), 0);
 	sim_stop();
 	sched_topology_reset_for_tests();
 	free(machine);
@@ -73,6 +81,50 @@ void bsim_tick_and_balance(void)
 	for (u32 cpu = 0; cpu < n; cpu++)
 		if (cpu_rq(cpu)->need_resched)
 			sim_schedule(cpu);
+}
+
+void bsim_tick_all(void)
+{
+	u32 n = sched_nr_cpus();
+
+	fake_clock_ns += SIM_TICK_NS;
+	for (u32 cpu = 0; cpu < n; cpu++)
+		sim_tick(cpu);
+	for (u32 cpu = 0; cpu < n; cpu++) {
+		struct task *st = cpu_stopper_task(cpu);
+
+		if (!cpu_rq(cpu)->need_resched)
+			continue;
+		sim_schedule(cpu);
+		if (st && sim_curr(cpu) == st) {
+			fake_cpu_id = cpu;
+			stop_cpu_run_work(cpu);
+			fake_cpu_id = 0;
+			st->state = TASK_INTERRUPTIBLE;
+			sim_schedule(cpu);
+		}
+	}
+}
+
+void bsim_expect_even_spread(struct machine *m, const char *balancer)
+{
+	bsim_start_balancer(m, balancer);
+	for (int i = 0; i < BSIM_NR_TASKS; i++)
+		bsim_task(0);
+	sim_schedule(0);
+	ck_assert_int_eq(stop_machine_init(), 0);
+	bsim_publish();
+	ck_assert_str_eq(bsim_spread(), "10/0/0/0");
+	for (u64 t = 0; t < BSIM_SETTLE_NS; t += SIM_TICK_NS)
+		bsim_tick_all();
+	ck_assert_str_eq(bsim_spread(), "3/3/2/2");
+	/* Stable: tasks may still trade places, the spread does not change. */
+	for (u64 t = 0; t < BSIM_SETTLE_NS / 4; t += SIM_TICK_NS) {
+		bsim_tick_all();
+		ck_assert_str_eq(bsim_spread(), "3/3/2/2");
+	}
+	ck_assert_int_eq(sim_verify_all(), 0);
+	bsim_stop();
 }
 
 /* Queue lengths, longest first, as "3/3/2/2". */

@@ -31,6 +31,12 @@ void bsim_start(struct machine *m);
 void bsim_publish(void);
 void bsim_stop(void);
 
+/*
+ * bsim_start() under the named load balancer (sched_balance=: "3.8" or
+ * "modern"); bsim_stop() puts 3.8 back.
+ */
+void bsim_start_balancer(struct machine *m, const char *balancer);
+
 /* A nice-0 task forked on cpu and queued there, allowed on every CPU. */
 struct task *bsim_task(u32 cpu);
 
@@ -43,6 +49,22 @@ void bsim_pin(struct task *p, u32 cpu);
  * second call finds nothing due), then the rescheduling the tick asked for.
  */
 void bsim_tick_and_balance(void);
+
+/*
+ * One tick on every CPU, balancing through the fair class's balance hook
+ * (whichever balancer is chosen), then each CPU asked to reschedule does;
+ * a stopper woken for active balancing runs its work there and sleeps
+ * again (started stoppers only: stop_machine_init()).
+ */
+void bsim_tick_all(void);
+
+/*
+ * The spreading test of both balancers: under balancer, BSIM_NR_TASKS
+ * nice-0 tasks forked on CPU 0 of m (a 4-CPU machine) end 3/3/2/2 within
+ * BSIM_SETTLE_NS of bsim_tick_all() with the stoppers started, the spread
+ * stays so for a quarter of that, and no CFS queue's books are wrong.
+ */
+void bsim_expect_even_spread(struct machine *m, const char *balancer);
 
 /* Queue lengths, longest first, as "3/3/2/2" (static buffer). */
 const char *bsim_spread(void);

@@ -12,43 +12,24 @@
 
 /* ---------------------------------------------------------------- spreading */
 
-/* Ten nice-0 tasks forked on CPU 0 of a machine end up 3/3/2/2, and stay so. */
-static void expect_even_spread(struct machine *m)
-{
-	bsim_start(m);
-	for (int i = 0; i < BSIM_NR_TASKS; i++)
-		bsim_task(0);
-	sim_schedule(0);
-	bsim_publish();
-	ck_assert_str_eq(bsim_spread(), "10/0/0/0");
-	for (u64 t = 0; t < BSIM_SETTLE_NS; t += SIM_TICK_NS)
-		bsim_tick_and_balance();
-	ck_assert_str_eq(bsim_spread(), "3/3/2/2");
-	/* Stable: tasks may still trade places, the spread does not change. */
-	for (u64 t = 0; t < BSIM_SETTLE_NS / 4; t += SIM_TICK_NS) {
-		bsim_tick_and_balance();
-		ck_assert_str_eq(bsim_spread(), "3/3/2/2");
-	}
-	bsim_stop();
-}
-
+/* Ten nice-0 tasks forked on CPU 0 end up 3/3/2/2, and stay so (balance_sim.c). */
 START_TEST(test_evens_10_tasks_on_4_cpus_one_llc)
 {
-	expect_even_spread(machine_grid(1, 4, 1, 1));
+	bsim_expect_even_spread(machine_grid(1, 4, 1, 1), "3.8");
 }
 END_TEST
 
 /* Two packages of two cores in one node: MC pairs under a NODE level. */
 START_TEST(test_evens_10_tasks_on_4_cpus_two_packages)
 {
-	expect_even_spread(machine_grid(2, 2, 1, 1));
+	bsim_expect_even_spread(machine_grid(2, 2, 1, 1), "3.8");
 }
 END_TEST
 
 /* Two cores of two threads: SMT pairs under MC, capacity 1 per core. */
 START_TEST(test_evens_10_tasks_on_4_cpus_smt)
 {
-	expect_even_spread(machine_grid(1, 2, 2, 1));
+	bsim_expect_even_spread(machine_grid(1, 2, 2, 1), "3.8");
 }
 END_TEST
 

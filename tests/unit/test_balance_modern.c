@@ -196,82 +196,27 @@ END_TEST
 
 /* ------------------------------------------------------------------ whole runs */
 
-/*
- * One tick on every CPU (the fair class's balance hook runs the modern
- * balancer from it), then each CPU asked to reschedule does; a stopper
- * woken for active balancing runs its work there and sleeps again.
- */
-static void tick_all_modern(void)
-{
-	u32 n = sched_nr_cpus();
-
-	fake_clock_ns += SIM_TICK_NS;
-	for (u32 cpu = 0; cpu < n; cpu++)
-		sim_tick(cpu);
-	for (u32 cpu = 0; cpu < n; cpu++) {
-		struct task *st = cpu_stopper_task(cpu);
-
-		if (!cpu_rq(cpu)->need_resched)
-			continue;
-		sim_schedule(cpu);
-		if (st && sim_curr(cpu) == st) {
-			fake_cpu_id = cpu;
-			stop_cpu_run_work(cpu);
-			fake_cpu_id = 0;
-			st->state = TASK_INTERRUPTIBLE;
-			sim_schedule(cpu);
-		}
-	}
-}
-
 static void modern_start(struct machine *m)
 {
-	bsim_start(m);
-	ck_assert_int_eq(sched_balance_set("modern", 6), 0);
+	bsim_start_balancer(m, "modern");
 	ck_assert(sched_pelt_enabled);
-}
-
-static void modern_stop(void)
-{
-	ck_assert_int_eq(sched_balance_set("3.8", 3), 0);
-	bsim_stop();
-}
-
-static void expect_even_spread_modern(struct machine *m)
-{
-	modern_start(m);
-	for (int i = 0; i < BSIM_NR_TASKS; i++)
-		bsim_task(0);
-	sim_schedule(0);
-	ck_assert_int_eq(stop_machine_init(), 0);
-	bsim_publish();
-	ck_assert_str_eq(bsim_spread(), "10/0/0/0");
-	for (u64 t = 0; t < BSIM_SETTLE_NS; t += SIM_TICK_NS)
-		tick_all_modern();
-	ck_assert_str_eq(bsim_spread(), "3/3/2/2");
-	for (u64 t = 0; t < BSIM_SETTLE_NS / 4; t += SIM_TICK_NS) {
-		tick_all_modern();
-		ck_assert_str_eq(bsim_spread(), "3/3/2/2");
-	}
-	ck_assert_int_eq(sim_verify_all(), 0);
-	modern_stop();
 }
 
 START_TEST(test_modern_evens_10_tasks_on_4_cpus_one_llc)
 {
-	expect_even_spread_modern(machine_grid(1, 4, 1, 1));
+	bsim_expect_even_spread(machine_grid(1, 4, 1, 1), "modern");
 }
 END_TEST
 
 START_TEST(test_modern_evens_10_tasks_on_4_cpus_two_packages)
 {
-	expect_even_spread_modern(machine_grid(2, 2, 1, 1));
+	bsim_expect_even_spread(machine_grid(2, 2, 1, 1), "modern");
 }
 END_TEST
 
 START_TEST(test_modern_evens_10_tasks_on_4_cpus_smt)
 {
-	expect_even_spread_modern(machine_grid(1, 2, 2, 1));
+	bsim_expect_even_spread(machine_grid(1, 2, 2, 1), "modern");
 }
 END_TEST
 
@@ -304,11 +249,11 @@ START_TEST(test_modern_one_task_per_core_before_two)
 	n = sched_nr_cpus();
 	ck_assert_uint_eq(n, 8);
 	for (u64 t = 0; t < BSIM_SETTLE_NS; t += SIM_TICK_NS)
-		tick_all_modern();
+		bsim_tick_all();
 	for (u64 t = 0; t < BSIM_SETTLE_NS / 4; t += SIM_TICK_NS) {
 		u32 cores = 0;
 
-		tick_all_modern();
+		bsim_tick_all();
 		count_per_core(per_core, n);
 		for (u32 c = 0; c < n; c++) {
 			ck_assert_uint_le(per_core[c], 1);
@@ -316,7 +261,7 @@ START_TEST(test_modern_one_task_per_core_before_two)
 		}
 		ck_assert_uint_eq(cores, 4);
 	}
-	modern_stop();
+	bsim_stop();
 }
 END_TEST
 
@@ -333,14 +278,14 @@ START_TEST(test_modern_smt_spread_two_tasks)
 	ck_assert_int_eq(stop_machine_init(), 0);
 	bsim_publish();
 	for (u64 t = 0; t < BSIM_SETTLE_NS / 4; t += SIM_TICK_NS)
-		tick_all_modern();
+		bsim_tick_all();
 	count_per_core(per_core, 4);
 	for (u32 c = 0; c < 4; c++)
 		ck_assert_uint_le(per_core[c], 1);
 	ck_assert_uint_ge(bsim_sd_named(2, "MC")->stats.alb_pushed +
 				  bsim_sd_named(3, "MC")->stats.alb_pushed,
 			  1);
-	modern_stop();
+	bsim_stop();
 }
 END_TEST
 
@@ -372,7 +317,7 @@ static u32 newidle_pulls(u64 avg_idle_ns, u64 cost_ns, u32 on_cpu0, u64 *passes)
 	*passes = 0;
 	for (struct sched_domain *d = sd; d; d = d->parent)
 		*passes += d->stats.lb_count[CPU_NEWLY_IDLE];
-	modern_stop();
+	bsim_stop();
 	return got;
 }
 

@@ -3,11 +3,13 @@
  * missing a required operation is refused at registration with a message
  * naming it, the class order follows the ranks, and sched_setclass()
  * moves queued, running and sleeping tasks between fair and rr with each
- * class's books (fair_verify, the rr queue) right afterwards.
+ * class's books (fair_verify, the rr queue) right afterwards; idle
+ * tasks' names, the rq-lock assertions and sched_verify's per-class count.
  */
 #include <string.h>
 
 #include "fake_arch.h"
+#include "sched/rt/rt.h"
 #include "sched_sim.h"
 #include "unit.h"
 
@@ -189,6 +191,45 @@ START_TEST(test_rq_lock_assertion)
 }
 END_TEST
 
+/*
+ * sched_verify's per-pick count check learns what each class holds from
+ * its nr_queued operation: with a fair and a real-time task queued, a
+ * runqueue that counts one task too few is caught -- whichever class's
+ * task it lost (the check used to read the CFS queue alone, and missed
+ * this one).
+ */
+START_TEST(test_verify_counts_every_class)
+{
+	struct task *fair_task, *rt_task;
+	struct rq *rq;
+	u64 checks, before, after;
+
+	sim_start(1);
+	rq = cpu_rq(0);
+	fair_task = sim_task("fair", 0, 0);
+	rt_task = sim_task("rt", 0, 0);
+	ck_assert_int_eq(sched_setscheduler_task(rt_task, SCHED_FIFO, 1), 0);
+	sim_schedule(0);
+	ck_assert_ptr_eq(sim_curr(0), rt_task);
+	ck_assert(fair_task->on_rq);
+	ck_assert_uint_eq(rq->nr_running, 2);
+	sched_verify_totals(&checks, &before);
+	sched_verify_pick(rq, rt_task, rt_task);
+	sched_verify_totals(&checks, &after);
+	ck_assert_uint_eq(after, before);
+	fake_console_reset();
+	rq->nr_running--; /* the core lost count of one of them */
+	sched_verify_pick(rq, rt_task, rt_task);
+	rq->nr_running++;
+	sched_verify_totals(&checks, &after);
+	ck_assert_uint_eq(after - before, 1);
+	ck_assert_ptr_nonnull(
+		strstr(fake_console_text(), "nr_running is less than the classes' queues hold"));
+	fake_console_reset();
+	sim_stop();
+}
+END_TEST
+
 Suite *sched_class_suite(void)
 {
 	Suite *s = suite_create("sched_class");
@@ -201,6 +242,7 @@ Suite *sched_class_suite(void)
 	tcase_add_test(move, test_setclass_moves_tasks_both_ways);
 	tcase_add_test(move, test_idle_tasks_are_swapper_n);
 	tcase_add_test(move, test_rq_lock_assertion);
+	tcase_add_test(move, test_verify_counts_every_class);
 	tcase_set_timeout(move, 60);
 	suite_add_tcase(s, move);
 	return s;

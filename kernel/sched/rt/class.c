@@ -398,6 +398,14 @@ static void dump_rt(struct rq *rq)
 		pr_emerg("rt:   ... (listing cut at %u)\n", RT_DUMP_MAX);
 }
 
+/* For sched_verify: rq's real-time tasks, throttled ones included (they stay in nr_running). */
+static u32 nr_queued_rt(const struct rq *rq)
+{
+	const struct rt_rq *r = rt_rq_of(rq->cpu);
+
+	return r ? r->nr_running : 0;
+}
+
 const struct sched_class rt_sched_class = {
 	.name = "rt",
 	.rank = 50,
@@ -415,6 +423,7 @@ const struct sched_class rt_sched_class = {
 	.switched_to = switched_to_rt,
 	.balance = balance_rt,
 	.waiter_for = waiter_for_rt,
+	.nr_queued = nr_queued_rt,
 	.dump = dump_rt,
 };
 SCHED_CLASS_REGISTER(rt_sched_class);
