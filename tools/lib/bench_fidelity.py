@@ -121,7 +121,7 @@ def fmt(value, label):
         return f"{value:.0f}"
     if abs(value) >= 100:
         return f"{value:.1f}"
-    return f"{value:.4g}" if abs(value) < 10 else f"{value:.3g}"
+    return f"{value:.4g}" if abs(value) < 10 else f"{value:.2f}"
 
 
 def ratio_text(f, lx):
