@@ -279,6 +279,8 @@ KERNEL_C := \
 	kernel/sched/placement.c \
 	kernel/sched/select.c \
 	kernel/sched/select_sbm.c \
+	kernel/sched/select_sis_util.c \
+	kernel/sched/model.c \
 	kernel/sched/watchdog.c \
 	kernel/sched/watchdog_ktest.c \
 	kernel/sched/wasted_ktest.c \
@@ -624,6 +626,8 @@ UNIT_KERNEL_C := \
 	kernel/sched/placement.c \
 	kernel/sched/select.c \
 	kernel/sched/select_sbm.c \
+	kernel/sched/select_sis_util.c \
+	kernel/sched/model.c \
 	kernel/sched/balance.c \
 	kernel/sched/balance_find.c \
 	kernel/sched/balance_move.c \
@@ -760,7 +764,8 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/sched/task.c kernel/sched/idle.c kernel/sched/wait.c kernel/sched/features.c \
 	kernel/sched/load.c kernel/sched/fair.c kernel/sched/eevdf.c kernel/sched/rr.c \
 	kernel/sched/placement.c \
-	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/balance.c \
+	kernel/sched/select.c kernel/sched/select_sbm.c kernel/sched/select_sis_util.c \
+	kernel/sched/model.c kernel/sched/balance.c \
 	kernel/sched/balance_find.c kernel/sched/balance_move.c kernel/sched/pelt.c \
 	kernel/sched/balance_modern.c \
 	kernel/sched/balance_modern_find.c kernel/sched/stop.c kernel/sched/stats.c \

@@ -393,6 +393,31 @@ const char *cmdline_init_args(void)
 	return init_args;
 }
 
+bool cmdline_names_option(const char *name)
+{
+	const char *p = cmdline_text;
+
+	for (;;) {
+		const char *word;
+		bool in_quote = false;
+
+		while (is_blank(*p))
+			p++;
+		if (*p == '\0')
+			return false;
+		word = p;
+		for (; *p && (in_quote || !is_blank(*p)); p++)
+			if (*p == '"')
+				in_quote = !in_quote;
+		if (p - word == 2 && word[0] == '-' && word[1] == '-')
+			return false; /* the rest is init's */
+		for (const char *c = word; c < p && *c != '=' && *c != '"'; c++)
+			if (name_matches(name, word, (size_t)(c + 1 - word)) &&
+			    (c + 1 == p || c[1] == '='))
+				return true;
+	}
+}
+
 /* True if option a sorts before option b: by name, then by place in the registry. */
 static bool sorts_before(const struct boot_option *a, const struct boot_option *b)
 {

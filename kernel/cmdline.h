@@ -103,6 +103,14 @@ const char *cmdline_get(void);
 const char *cmdline_init_args(void);
 
 /*
+ * Does the text of the last parse (the whole line, before a bare "--")
+ * hold a word setting option name, "name" or "name=..." ('-' and '_'
+ * alike)? For options that set others (sched_model=) and must leave alone
+ * the ones given on the line, whichever comes first.
+ */
+bool cmdline_names_option(const char *name);
+
+/*
  * Prints every registered option as "name=value  help" with pr_info,
  * sorted by name: the listing behind the cmdline_help option.
  */

@@ -30,6 +30,7 @@
 #include "proc/proc_system.h"
 #include "proc/syscall.h"
 #include "sched/cost_bench.h"
+#include "sched/model.h"
 #include "sched/sched.h"
 #include "sched/select.h"
 #include "sched/stats.h"
@@ -127,6 +128,7 @@ static void smp_and_domains_init(void)
 		pr_err("sched: cannot build scheduling domains (%d); balancing stays off\n", err);
 	sched_topology_print_summary(sched_topology_current());
 	sched_placement_print(); /* the registered placement variants and the chosen one */
+	sched_model_print();	 /* sched_model= and what runs */
 	if (stop_machine_init()) /* per-CPU stoppers: active balancing, migration */
 		pr_err("sched: cannot start the stopper threads; active balancing stays off\n");
 }

@@ -7,6 +7,8 @@
  *   /proc/sys/kernel/sched_*_ns      the CFS knobs (Linux 3.8's sysctls), writable
  *   /proc/sys/kernel/sched_features  NAME / NO_NAME list, writable like Linux's debugfs file
  *   /proc/sys/kernel/sched_select    a registered placement variant (stock, sbm), writable
+ *   /proc/sys/kernel/sched_model     the sched_model= chosen at boot (linux-3.8, linux-6.12)
+ *   /proc/fulcrum/sched_model        that model, what runs, and what differs from the model
  *   /proc/fulcrum/tasks              per-task statistics
  *   /proc/fulcrum/topology           CPUs and their scheduling domains
  */
@@ -23,6 +25,7 @@
 #include "machine_boot.h"
 #include "printk.h"
 #include "sched/features.h"
+#include "sched/model.h"
 #include "sched/select.h"
 #include "sched/stats.h"
 #include "sched/topology.h"
@@ -168,6 +171,26 @@ static int store_select(const char *buf, size_t n, void *arg)
 	return sched_select_set(word, strlen(word));
 }
 
+static int show_model_name(struct seqbuf *sb, void *arg)
+{
+	seq_printf(sb, "%s\n", sched_model);
+	return 0;
+}
+
+/* "model linux-6.12", "runs fair=eevdf ...", "overrides sched_fair=cfs" (or "none"). */
+static int show_model(struct seqbuf *sb, void *arg)
+{
+	char buf[160];
+
+	seq_printf(sb, "model %s\n", sched_model);
+	sched_model_describe(buf, sizeof(buf));
+	seq_printf(sb, "runs %s\n", buf);
+	if (!sched_model_overrides(buf, sizeof(buf)))
+		ksnprintf(buf, sizeof(buf), "none");
+	seq_printf(sb, "overrides %s\n", buf);
+	return 0;
+}
+
 void proc_sched_init(void)
 {
 	static char paths[8][PROCFS_PATH_MAX];
@@ -179,6 +202,8 @@ void proc_sched_init(void)
 	err |= procfs_register("fulcrum/topology", show_topology, NULL, NULL);
 	err |= procfs_register("sys/kernel/sched_features", show_features, store_features, NULL);
 	err |= procfs_register("sys/kernel/sched_select", show_select, store_select, NULL);
+	err |= procfs_register("sys/kernel/sched_model", show_model_name, NULL, NULL);
+	err |= procfs_register("fulcrum/sched_model", show_model, NULL, NULL);
 	for (u32 i = 0; (name = sched_tunable_name(i)) && i < 8; i++) {
 		ksnprintf(paths[i], sizeof(paths[i]), "sys/kernel/%s", name);
 		err |= procfs_register(paths[i], show_tunable, store_tunable, (void *)name);

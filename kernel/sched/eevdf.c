@@ -30,6 +30,7 @@
 #include "lib/string.h"
 #include "printk.h"
 #include "sched/fair_internal.h"
+#include "sched/pelt.h"
 
 /*
  * Linux's TICK_NSEC for the lag limit: Fulcrum's tick period is a boot
@@ -321,7 +322,13 @@ static void reweight_lag(struct sched_entity *se)
 		se->deadline = (u64)((s64)se->deadline * old / new);
 }
 
-static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
+/*
+ * PELT's hooks (pelt.h) sit where CFS's do: the enqueue before the entity
+ * counts as queued, the dequeue while it still does, set_next and put_prev
+ * around a run. A delayed dequeue keeps the entity queued for PELT too,
+ * as in Linux 6.12, until it really leaves.
+ */
+static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 {
 	bool curr = cfs_rq->curr == se, initial = se->place_initial;
 
@@ -333,6 +340,7 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	eevdf_update_curr(cfs_rq);
 	if (!curr)
 		place_entity(cfs_rq, se, initial);
+	pelt_enqueue(rq_of(cfs_rq), task_of(se), flags);
 	account_enqueue(cfs_rq, se);
 	if (!curr)
 		timeline_add(cfs_rq, se);
@@ -342,13 +350,13 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 
 void eevdf_enqueue_task(struct rq *rq, struct task *p, int flags)
 {
-	(void)flags; /* every enqueue is placed by lag: nothing is relative to min_vruntime */
+	/* Every enqueue is placed by lag: nothing is relative to min_vruntime. */
 	if (p->se.on_rq) {
 		pr_err("sched: %s enqueued twice on cpu%u%s\n", p->comm, rq->cpu,
 		       p->se.sched_delayed ? " (delayed dequeue)" : "");
 		return;
 	}
-	enqueue_entity(&rq->cfs, &p->se);
+	enqueue_entity(&rq->cfs, &p->se, flags);
 	if (sched_feat(SCHED_VERIFY))
 		eevdf_verify(rq);
 }
@@ -384,6 +392,7 @@ static void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool 
 static void finish_delayed_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	eevdf_update_curr(cfs_rq);
+	pelt_dequeue(rq_of(cfs_rq), task_of(se), DEQUEUE_SLEEP);
 	dequeue_entity(cfs_rq, se, true);
 }
 
@@ -398,6 +407,7 @@ void eevdf_dequeue_task(struct rq *rq, struct task *p, int flags)
 		return;
 	}
 	eevdf_update_curr(cfs_rq);
+	pelt_dequeue(rq, p, flags);
 	clear_buddies(cfs_rq, se);
 	/* A dying task must not stay queued: it will never be woken to leave. */
 	if (sched_feat(DELAY_DEQUEUE) && sleep && p->state != TASK_DEAD &&
@@ -465,6 +475,7 @@ static void set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	if (se->on_rq)
 		timeline_del(cfs_rq, se);
+	pelt_update(rq_of(cfs_rq), task_of(se));
 	cfs_rq->curr = se;
 	se->vlag = (s64)se->deadline; /* RUN_TO_PARITY's mark, see slice_protected() */
 }
@@ -509,6 +520,7 @@ void eevdf_put_prev_task(struct rq *rq, struct task *prev)
 		eevdf_update_curr(cfs_rq);
 		timeline_add(cfs_rq, se);
 	}
+	pelt_update(rq, prev);
 	cfs_rq->curr = NULL;
 }
 
@@ -652,7 +664,7 @@ void eevdf_adopt_task(struct rq *rq, struct task *p)
 		return;
 	if (task_running(rq, p))
 		cfs_rq->curr = se;
-	enqueue_entity(cfs_rq, se);
+	enqueue_entity(cfs_rq, se, 0);
 	resched_curr(rq);
 }
 

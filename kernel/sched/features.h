@@ -44,7 +44,9 @@
 	/* A task that sleeps while not eligible stays queued until its lag is burnt off.  */   \
 	F(DELAY_DEQUEUE, true)                                                                  \
 	/* A delayed task leaves with its positive lag dropped (kept at zero).             */   \
-	F(DELAY_ZERO, true)
+	F(DELAY_ZERO, true)                                                                     \
+	/* sched_idle_sibling=6.12: the LLC scan's depth shrinks as its utilisation grows. */   \
+	F(SIS_UTIL, true)
 
 enum {
 #define __SCHED_FEAT_ENUM(name, enabled) __SCHED_FEAT_##name,

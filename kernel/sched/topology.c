@@ -136,6 +136,16 @@ static s64 sd_busy_factor_override;
 BOOT_OPTION_INT(sched_busy_factor, "sched_busy_factor", &sd_busy_factor_override, 0, 1024,
 		"every domain's busy_factor (0: Linux 3.8's, 64, or 32 across NUMA nodes)");
 
+void sched_busy_factor_set(u32 factor)
+{
+	sd_busy_factor_override = factor;
+}
+
+u32 sched_busy_factor_get(void)
+{
+	return (u32)sd_busy_factor_override;
+}
+
 /*
  * The one place where a level's flags become its balancing parameters:
  * Linux 3.8's SD_SIBLING_INIT, SD_MC_INIT, SD_CPU_INIT and sd_numa_init()

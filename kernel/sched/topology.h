@@ -370,6 +370,13 @@ extern bool sched_debug_enabled;
 /* "topology: 2 packages, 2 nodes, 4 cores, 8 threads, LLC per package" */
 void sched_topology_print_summary(const struct sched_topology *t);
 
+/*
+ * The sched_busy_factor= override every domain built from now on takes
+ * (0: each level's own, Linux 3.8's), for sched_model=; boot time only.
+ */
+void sched_busy_factor_set(u32 factor);
+u32 sched_busy_factor_get(void);
+
 /* The level table, then per CPU its domains and groups, Linux style, then its balance map. */
 void sched_topology_print_debug(const struct sched_topology *t);
 

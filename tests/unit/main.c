@@ -59,6 +59,7 @@
 #pragma weak lab_rr_suite
 #pragma weak pelt_suite
 #pragma weak balance_modern_suite
+#pragma weak sched_model_suite
 
 int main(void)
 {
@@ -99,6 +100,7 @@ int main(void)
 		{ "lab_rr", lab_rr_suite },
 		{ "pelt", pelt_suite },
 		{ "balance_modern", balance_modern_suite },
+		{ "sched_model", sched_model_suite },
 		{ "vm", vm_suite },
 		{ "cpio", cpio_suite },
 		{ "initrd", initrd_suite },

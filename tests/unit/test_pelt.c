@@ -6,6 +6,7 @@
  * sums follow it from queue to queue).
  */
 #include "fake_arch.h"
+#include "sched/fair_internal.h"
 #include "sched/pelt.h"
 #include "sched_sim.h"
 #include "unit.h"
@@ -188,13 +189,14 @@ END_TEST
  * A task moved between queues (the balancer's move) takes its sums along:
  * the old queue loses what the new one gains, and the rest stays put.
  */
-START_TEST(test_move_detaches_and_attaches)
+static void move_detaches_and_attaches(const char *mode)
 {
 	struct task *a, *b;
 	struct rq *rq0, *rq1;
 	unsigned long load0, load1, moved;
 	unsigned long flags;
 
+	sched_fair_mode = mode;
 	sim_start(2);
 	sched_pelt_enabled = true;
 	a = sim_task("a", 0, 0);
@@ -226,6 +228,103 @@ START_TEST(test_move_detaches_and_attaches)
 	ck_assert_uint_ge(rq1->cfs.pelt.avg.load_avg, load1 + moved - 2);
 	sched_pelt_enabled = false;
 	sim_stop();
+	sched_fair_mode = "cfs";
+}
+
+START_TEST(test_move_detaches_and_attaches)
+{
+	move_detaches_and_attaches("cfs");
+}
+END_TEST
+
+/* EEVDF's dequeue and enqueue for a move carry the sums as CFS's do. */
+START_TEST(test_move_detaches_and_attaches_eevdf)
+{
+	move_detaches_and_attaches("eevdf");
+}
+END_TEST
+
+/* -------------------------------------------------- the same hooks under EEVDF */
+
+/* What the hooks left in the sums at one moment: the task's and its queue's averages. */
+struct pelt_snapshot {
+	unsigned long task_util, task_load, rq_util, rq_load, rq_runnable;
+};
+
+static struct pelt_snapshot snapshot(const struct task *p)
+{
+	const struct sched_avg *qa = &sim_rq(0)->cfs.pelt.avg;
+
+	return (struct pelt_snapshot){ .task_util = p->pelt.util_avg,
+				       .task_load = p->pelt.load_avg,
+				       .rq_util = qa->util_avg,
+				       .rq_load = qa->load_avg,
+				       .rq_runnable = qa->runnable_avg };
+}
+
+/*
+ * A task alone on CPU 0 runs 16 ms of every 32 ms for 20 cycles; the
+ * sums are read straight after its last dequeue (it fell asleep) and its
+ * last enqueue (it woke), without any ageing by the reader: only the
+ * enqueue and dequeue hooks can have brought them up to date, since an
+ * idle CPU has no fair tick. Alone on its CPU the task runs the same in
+ * either mode, so the figures must agree.
+ */
+static void half_duty_at_edges(const char *mode, struct pelt_snapshot *slept,
+			       struct pelt_snapshot *woke)
+{
+	struct task *p;
+
+	sched_fair_mode = mode;
+	sim_start(1);
+	sched_pelt_enabled = true;
+	p = sim_task("half", 0, 0);
+	sim_schedule(0);
+	for (int cycle = 0; cycle < 20; cycle++) {
+		for (int ms = 0; ms < 32; ms++) {
+			if (ms == 16) {
+				sim_sleep(p);
+				*slept = snapshot(p);
+			}
+			sim_tick_all();
+		}
+		sim_wake(p);
+		*woke = snapshot(p);
+		if (sim_curr(0) != p)
+			sim_schedule(0);
+	}
+	sched_pelt_enabled = false;
+	sim_stop();
+	sched_fair_mode = "cfs";
+}
+
+/* Within 1% of the full scale (10 of 1024), and of a nice-0 load. */
+static void assert_close(unsigned long eevdf, unsigned long cfs)
+{
+	ck_assert_uint_le(eevdf, cfs + 10);
+	ck_assert_uint_ge(eevdf + 10, cfs);
+}
+
+START_TEST(test_eevdf_enqueue_dequeue_track_as_cfs)
+{
+	struct pelt_snapshot cfs_slept, cfs_woke, ev_slept, ev_woke;
+
+	half_duty_at_edges("cfs", &cfs_slept, &cfs_woke);
+	half_duty_at_edges("eevdf", &ev_slept, &ev_woke);
+	/* CFS's own figures first, so that the comparison means something. */
+	ck_assert_uint_ge(cfs_slept.task_util, 400);
+	ck_assert_uint_ge(cfs_slept.rq_util, 400);
+	ck_assert_uint_ge(cfs_woke.rq_load, 400);
+	assert_close(ev_slept.task_util, cfs_slept.task_util);
+	assert_close(ev_slept.task_load, cfs_slept.task_load);
+	assert_close(ev_slept.rq_util, cfs_slept.rq_util);
+	assert_close(ev_slept.rq_load, cfs_slept.rq_load);
+	assert_close(ev_slept.rq_runnable, cfs_slept.rq_runnable);
+	assert_close(ev_woke.task_util, cfs_woke.task_util);
+	assert_close(ev_woke.task_load, cfs_woke.task_load);
+	assert_close(ev_woke.rq_util, cfs_woke.rq_util);
+	assert_close(ev_woke.rq_load, cfs_woke.rq_load);
+	assert_close(ev_woke.rq_runnable, cfs_woke.rq_runnable);
 }
 END_TEST
 
@@ -256,6 +355,8 @@ Suite *pelt_suite(void)
 	tcase_add_test(tc, test_sleeping_load_halves_every_32_periods);
 	tcase_add_test(tc, test_half_duty_task_through_fair_class);
 	tcase_add_test(tc, test_move_detaches_and_attaches);
+	tcase_add_test(tc, test_move_detaches_and_attaches_eevdf);
+	tcase_add_test(tc, test_eevdf_enqueue_dequeue_track_as_cfs);
 	tcase_add_test(tc, test_off_by_default);
 	suite_add_tcase(s, tc);
 	return s;

@@ -58,5 +58,6 @@ Suite *rt_suite(void);
 Suite *lab_rr_suite(void);
 Suite *pelt_suite(void);
 Suite *balance_modern_suite(void);
+Suite *sched_model_suite(void);
 
 #endif

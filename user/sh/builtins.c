@@ -73,6 +73,7 @@ static const char *const sysctl_known[] = {
 	"sched_migration_cost_ns",
 	"sched_features",
 	"sched_select",
+	"sched_model",
 	NULL,
 };
 
