@@ -166,7 +166,7 @@ write-if-changed = @mkdir -p $(dir $1); echo '$2' | cmp -s - $1 || echo '$2' > $
 
 # ---------------------------------------------------------------- kernel
 
-BOOT_ASM := boot/multiboot2.asm boot/entry.asm
+BOOT_ASM := boot/multiboot2.asm boot/pvh.asm boot/entry.asm
 ARCH_ASM := arch/x86_64/isr.asm arch/x86_64/trampoline.asm arch/x86_64/switch.asm \
 	arch/x86_64/user_entry.asm arch/x86_64/uaccess_copy.asm arch/x86_64/user_ktest_prog.asm
 ARCH_C := \
@@ -216,6 +216,7 @@ KERNEL_C := \
 	kernel/tick.c \
 	kernel/machine.c \
 	kernel/boot/multiboot2.c \
+	kernel/boot/pvh.c \
 	kernel/acpi/tables.c \
 	kernel/acpi/madt.c \
 	kernel/acpi/srat.c \
@@ -587,6 +588,7 @@ UNIT_KERNEL_C := \
 	kernel/cmdline.c \
 	kernel/panic.c \
 	kernel/boot/multiboot2.c \
+	kernel/boot/pvh.c \
 	kernel/acpi/tables.c \
 	kernel/acpi/madt.c \
 	kernel/acpi/srat.c \

@@ -7,6 +7,7 @@
 #include <arch/memory.h>
 
 #include "boot/multiboot2.h"
+#include "boot/pvh.h"
 #include "cpu_local.h"
 #include "fbcon.h"
 #include "keyboard.h"
@@ -29,13 +30,28 @@ static struct boot_info boot_info;
 
 void arch_start(void);
 
+/* The PVH start info and what it points to, all below 4 GiB (the direct map's first part). */
+static const void *pvh_map(phys_addr_t phys, size_t len, void *ctx)
+{
+	(void)ctx;
+	if (phys + len < phys || phys + len > (4UL << 30))
+		return NULL;
+	return phys_to_virt(phys);
+}
+
+/* GRUB (multiboot2) or a PVH loader such as QEMU's -kernel (boot/pvh.asm). */
 static void read_boot_information(void)
 {
 	const u8 *mbi = phys_to_virt(boot_mbi);
 	u32 total_size;
 
+	if (boot_magic == PVH_START_MAGIC) {
+		if (pvh_parse(boot_mbi, pvh_map, NULL, &boot_info))
+			panic("PVH start info at %#x is unusable", boot_mbi);
+		return;
+	}
 	if (boot_magic != MULTIBOOT2_BOOTLOADER_MAGIC)
-		panic("not started by a multiboot2 loader (EAX=%#x)", boot_magic);
+		panic("not started by a multiboot2 or PVH loader (EAX=%#x)", boot_magic);
 	total_size = *(const u32 *)mbi;
 	if (total_size > MBI_MAX_SIZE || (u64)boot_mbi + total_size > (4UL << 30))
 		panic("multiboot2 information at %#x claims %u bytes; refusing it", boot_mbi,

@@ -35,6 +35,17 @@ class QemuMachine(unittest.TestCase):
         self.assertIn("-chardev file,id=fulcrum-trace,path=/tmp/o.trace", traced)
         self.assertIn("-device isa-debugcon,iobase=0xe9,chardev=fulcrum-trace", traced)
 
+    def test_pvh_boots_the_elf_by_kernel_without_a_disk(self):
+        with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
+            argv = qm.Run(qm.PRESETS["2s"], "k.elf", icount=True, media="pvh", initrd="i.cpio",
+                          append="qemu_exit init=/bin/fairshare -- -t 9").argv()
+        i = argv.index("-kernel")
+        self.assertEqual(argv[i + 1], "k.elf")
+        self.assertEqual(argv[argv.index("-initrd") + 1], "i.cpio")
+        self.assertEqual(argv[argv.index("-append") + 1], "qemu_exit init=/bin/fairshare -- -t 9")
+        self.assertNotIn("-cdrom", argv)
+        self.assertNotIn("-drive", argv)
+
     def test_memory_override_splits_over_nodes(self):
         with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
             argv = qm.Run(qm.PRESETS["default"], "x.iso", memory_mib=8192).argv()

@@ -15,6 +15,7 @@
 #pragma weak heap_suite
 #pragma weak ksyms_suite
 #pragma weak multiboot2_suite
+#pragma weak pvh_suite
 #pragma weak cpuid_topology_suite
 #pragma weak acpi_tables_suite
 #pragma weak acpi_madt_suite
@@ -76,6 +77,7 @@ int main(void)
 		{ "heap", heap_suite },
 		{ "ksyms", ksyms_suite },
 		{ "multiboot2", multiboot2_suite },
+		{ "pvh", pvh_suite },
 		{ "cpuid_topology", cpuid_topology_suite },
 		{ "acpi_tables", acpi_tables_suite },
 		{ "acpi_madt", acpi_madt_suite },

@@ -13,6 +13,7 @@ Suite *page_alloc_suite(void);
 Suite *heap_suite(void);
 Suite *ksyms_suite(void);
 Suite *multiboot2_suite(void);
+Suite *pvh_suite(void);
 Suite *cpuid_topology_suite(void);
 Suite *acpi_tables_suite(void);
 Suite *acpi_madt_suite(void);

@@ -487,9 +487,19 @@ class Run:
     firmware: str = "bios"
     uefi_vars: str = None
     machine: str = "q35"  # or "pc" (i440FX, the old PC)
-    media: str = "cdrom"  # how self.iso is attached: "cdrom" or "usb" (a USB stick, the image as a disk)
+    # How self.iso is attached: "cdrom", "usb" (a USB stick, the image as a disk), or "pvh":
+    # self.iso is then the kernel's ELF, which QEMU's -kernel starts at its PVH entry note with
+    # self.initrd as its module and self.append as its command line. Nothing is read from a
+    # disk before the kernel runs, so under icount the kernel starts at the same instruction
+    # every time (a CD boot's reads complete at host-timed moments; docs/benchmarks.md).
+    media: str = "cdrom"
+    initrd: str = None
+    append: str = ""
 
     def boot_media_args(self):
+        if self.media == "pvh":
+            return (["-kernel", self.iso, "-append", self.append]
+                    + (["-initrd", self.initrd] if self.initrd else []))
         if self.media == "usb":
             return ["-drive", f"if=none,id=stick,format=raw,readonly=on,file={self.iso}",
                     "-device", "qemu-xhci,id=xhci", "-device", "usb-storage,bus=xhci.0,drive=stick,bootindex=0"]
