@@ -192,9 +192,9 @@ struct sim_totals {
 	u64 switches, migrations, wasted_ns;
 	u64 run_delay_ns, cpu_time_ns;
 	u64 path_ns, refill_ns, smt_ns; /* the cost model's charges (cost.h) */
-	u64 mig_reason[SIM_MIG_NR]; /* adds up to migrations */
-	u64 wake_prev;		    /* wake-ups that kept their CPU (sched_select reason=prev) */
-	u64 fork_idlest;	    /* forks placed off the parent's CPU (reason=idlest; not counted
+	u64 mig_reason[SIM_MIG_NR];	/* adds up to migrations */
+	u64 wake_prev;	 /* wake-ups that kept their CPU (sched_select reason=prev) */
+	u64 fork_idlest; /* forks placed off the parent's CPU (reason=idlest; not counted
 				       as migrations, as the kernel does not) */
 };
 
