@@ -411,6 +411,7 @@ class Builtins(unittest.TestCase):
         self.assertEqual(r.stderr,
                          "".join("sysctl: %s: not available on this kernel\n" % m for m in missing)
                          + "sysctl: sched_features: Is a directory\n"
+                         + "sysctl: sched_model: not available on this kernel\n"
                          + "sysctl: sched_features: Is a directory\n")
 
 

@@ -279,10 +279,11 @@ class Fairshare(WorkloadCase):
 
     def test_shares(self):
         out, res = self.results("-t", "3", "-c", "0", "-s", "0.2", "-n", "0,5")
-        self.assertEqual(set(res), {"worst_dev", "jain", "cpu_used"})
+        self.assertEqual(set(res), {"worst_dev", "jain", "cpu_used", "task_switches", "task_migrations"})
         for metric, (fields, value, unit) in res.items():
             self.assertEqual(fields, {"tasks": "3", "cpus": "1", "metric": metric})
-            self.assertEqual(unit, {"worst_dev": "%", "jain": "index", "cpu_used": "%"}[metric])
+            self.assertEqual(unit, {"worst_dev": "%", "jain": "index", "cpu_used": "%", "task_switches": "switches",
+                                   "task_migrations": "migrations"}[metric])
         self.assertGreaterEqual(res["worst_dev"][1], 0)
         self.assertTrue(0 < res["jain"][1] <= 1.0000001, res["jain"])
         self.assertTrue(0 < res["cpu_used"][1] <= 110, res["cpu_used"])
