@@ -104,11 +104,6 @@ static bool can_migrate_task(struct task *p, struct lb_env *env)
 	return false;
 }
 
-static struct task *cfs_task_of(struct list_head *node)
-{
-	return list_entry(node, struct task, se.group_node);
-}
-
 /*
  * Pulls tasks from src to dst until env->imbalance weighted load has
  * moved, both rq locks held. The source's cfs_tasks list is walked from
@@ -145,6 +140,12 @@ static int move_tasks(struct lb_env *env)
 	return pulled;
 }
 
+/* can_migrate_task() as balance_push_first() calls it. */
+static bool can_push_task(struct task *p, void *env)
+{
+	return can_migrate_task(p, env);
+}
+
 /*
  * Active balancing's push (balance_move.h): the first task of busiest that
  * may move to target, whatever its load, cache-hot or not (load_balance()
@@ -161,17 +162,8 @@ static bool push_one_task(struct sched_domain *sd, struct rq *busiest, struct rq
 		.dst_cpu = target->cpu,
 		.idle = CPU_IDLE,
 	};
-	struct list_head *pos, *tmp;
 
-	list_for_each_safe (pos, tmp, &busiest->cfs_tasks) {
-		struct task *p = cfs_task_of(pos);
-
-		if (!can_migrate_task(p, &env))
-			continue;
-		move_queued_task(busiest, target, p);
-		return true;
-	}
-	return false;
+	return balance_push_first(busiest, target, can_push_task, &env);
 }
 
 /* The pull's mover (balance_move.h): move_tasks() over at most loop_max tasks. */

@@ -152,11 +152,6 @@ static bool can_migrate_task(struct task *p, struct mlb_env *env)
 	return false;
 }
 
-static struct task *cfs_task_of(struct list_head *node)
-{
-	return list_entry(node, struct task, se.group_node);
-}
-
 static inline unsigned long shr_bound(unsigned long v, u32 shift)
 {
 	return shift < 8 * sizeof(v) ? v >> shift : 0;
@@ -297,6 +292,12 @@ static bool need_active_balance(const struct mlb_env *env)
 	       env->sd->nr_balance_failed > env->sd->cache_nice_tries + 2;
 }
 
+/* can_migrate_task() as balance_push_first() calls it. */
+static bool can_push_task(struct task *p, void *env)
+{
+	return can_migrate_task(p, env);
+}
+
 /*
  * Active balancing's push (balance_move.h): the first task of busiest that
  * may move to target, hot or not (MLBF_ACTIVE_LB). Both locks held.
@@ -312,17 +313,8 @@ static bool push_one_task(struct sched_domain *sd, struct rq *busiest, struct rq
 		.idle = CPU_IDLE,
 		.flags = MLBF_ACTIVE_LB,
 	};
-	struct list_head *pos, *tmp;
 
-	list_for_each_safe (pos, tmp, &busiest->cfs_tasks) {
-		struct task *p = cfs_task_of(pos);
-
-		if (!can_migrate_task(p, &env))
-			continue;
-		move_queued_task(busiest, target, p);
-		return true;
-	}
-	return false;
+	return balance_push_first(busiest, target, can_push_task, &env);
 }
 
 /* The pull's mover (balance_move.h): detach_and_move() over at most loop_max tasks. */

@@ -1,8 +1,10 @@
 /*
  * The load balancers' common moves (balance_move.h): pulling from the
  * busiest queue with a balancer's mover, and active balancing through the
- * busiest CPU's stopper (stop.c) with a balancer's push. Which tasks move
- * is the balancer's choice; this file only locks, bounds and counts.
+ * busiest CPU's stopper (stop.c) with a balancer's push, and the push's
+ * walk of busiest's tasks. Which tasks may move is the balancer's choice
+ * (its mover, its can_migrate); this file only locks, bounds, walks and
+ * counts.
  */
 #include "sched/balance_move.h"
 
@@ -100,4 +102,20 @@ bool balance_start_active(struct rq *busiest, u32 this_cpu, balance_push_fn push
 		*started = false;
 	}
 	return allowed;
+}
+
+bool balance_push_first(struct rq *busiest, struct rq *target, balance_can_migrate_fn can_migrate,
+			void *env)
+{
+	struct list_head *pos, *tmp;
+
+	list_for_each_safe (pos, tmp, &busiest->cfs_tasks) {
+		struct task *p = cfs_task_of(pos);
+
+		if (!can_migrate(p, env))
+			continue;
+		move_queued_task(busiest, target, p);
+		return true;
+	}
+	return false;
 }

@@ -53,4 +53,21 @@ typedef bool (*balance_push_fn)(struct sched_domain *sd, struct rq *busiest, str
  */
 bool balance_start_active(struct rq *busiest, u32 this_cpu, balance_push_fn push, bool *started);
 
+/* The task a cfs_tasks list node belongs to. */
+static inline struct task *cfs_task_of(struct list_head *node)
+{
+	return list_entry(node, struct task, se.group_node);
+}
+
+/* A balancer's test of whether p may move from its env's source to its destination. */
+typedef bool (*balance_can_migrate_fn)(struct task *p, void *env);
+
+/*
+ * The common body of a balancer's push: moves the first task on busiest's
+ * cfs_tasks that can_migrate(p, env) allows to target. Both rq locks held.
+ * Returns true if a task moved.
+ */
+bool balance_push_first(struct rq *busiest, struct rq *target, balance_can_migrate_fn can_migrate,
+			void *env);
+
 #endif
