@@ -221,8 +221,35 @@ const struct sched_class *sched_failed_classes[SCHED_CLASSES_MAX];
 u32 sched_nr_failed;
 
 static const char *sched_class_name = "fair";
-BOOT_OPTION_STRING(sched, "sched", &sched_class_name, NULL,
-		   "the scheduling class of new tasks: fair (CFS), or another registered class (rr)");
+
+/*
+ * sched=NAME must name a registered class: a misspelt or unknown one (such
+ * as sched=eevdf, which is sched_fair=eevdf) is refused here, naming the
+ * classes there are, rather than quietly running fair.
+ */
+static int set_class_option(const char *value, size_t len)
+{
+	const struct sched_class *const *c;
+	char names[96];
+	size_t used = 0;
+
+	for (c = __start_sched_classes; c < __stop_sched_classes; c++)
+		if ((*c)->name && strlen((*c)->name) == len && memcmp((*c)->name, value, len) == 0) {
+			sched_class_name = (*c)->name;
+			return 0;
+		}
+	names[0] = '\0';
+	for (c = __start_sched_classes; c < __stop_sched_classes; c++)
+		if ((*c)->name && used < sizeof(names))
+			used += (size_t)ksnprintf(names + used, sizeof(names) - used, "%s%s",
+						  used ? ", " : "", (*c)->name);
+	pr_warn("cmdline: bad value '%s' for 'sched': no such scheduling class (registered: %s), "
+		"keeping '%s'\n",
+		value, names, sched_class_name);
+	return 1;
+}
+BOOT_OPTION_STRING_FN(sched, "sched", &sched_class_name, set_class_option,
+		      "the scheduling class of new tasks: fair (CFS), or another registered class (rr)");
 
 const struct sched_class *sched_class_find(const char *name)
 {

@@ -284,6 +284,13 @@ class BadInput(unittest.TestCase):
         self.refused(("--seed", "-1"), "whole number")
         self.refused(("--sockets", "x"), "whole number")
 
+    def test_unknown_sched_class(self):
+        # sched= chooses a class; EEVDF is sched_fair=eevdf, not a class of its own.
+        self.refused(("sched=eevdf",), "bad boot options")
+        r = run("sched=eevdf", "--", "compute", "-t", "2", binary=SIM_ASAN)
+        self.assertIn("bad value 'eevdf' for 'sched': no such scheduling class (registered: fair, rr)",
+                      r.stdout)
+
 
 RTAPP_DATA = os.path.join(TOP, "tests", "data", "rtapp")
 
