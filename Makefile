@@ -288,6 +288,7 @@ KERNEL_C := \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \
+	kernel/fs/file_pos.c \
 	kernel/fs/fdtable.c \
 	kernel/fs/iov_iter.c \
 	kernel/fs/sys_fs.c \
@@ -644,6 +645,7 @@ UNIT_KERNEL_C := \
 	kernel/fs/cpio.c \
 	kernel/fs/initrd.c \
 	kernel/fs/file.c \
+	kernel/fs/file_pos.c \
 	kernel/fs/fdtable.c \
 	kernel/fs/iov_iter.c \
 	kernel/fs/sys_fs.c \

@@ -2,6 +2,7 @@
 #include "fs/initrd_file.h"
 
 #include "fs/file.h"
+#include "fs/file_pos.h"
 #include "fs/iov_iter.h"
 #include "fs/namei.h"
 #include "fs/stat.h"
@@ -36,47 +37,9 @@ static long file_pread(struct file *f, struct iov_iter *to, s64 pos)
 	return (long)got;
 }
 
-static long file_read(struct file *f, struct iov_iter *to)
-{
-	s64 pos = __atomic_load_n(&f->f_pos, __ATOMIC_RELAXED);
-	long got = file_pread(f, to, pos);
-
-	/* Threads sharing the file race on the offset, as they may on Linux before 3.14. */
-	if (got > 0)
-		__atomic_store_n(&f->f_pos, pos + got, __ATOMIC_RELAXED);
-	return got;
-}
-
-/* generic_file_llseek with SEEK_DATA/SEEK_HOLE over a file without holes. */
 static s64 file_lseek(struct file *f, s64 offset, int whence)
 {
-	s64 size = (s64)node_of(f)->size, pos;
-
-	switch (whence) {
-	case SEEK_SET:
-		pos = offset;
-		break;
-	case SEEK_CUR:
-		if (__builtin_add_overflow(f->f_pos, offset, &pos))
-			return -EINVAL;
-		break;
-	case SEEK_END:
-		if (__builtin_add_overflow(size, offset, &pos))
-			return -EINVAL;
-		break;
-	case SEEK_DATA:
-	case SEEK_HOLE:
-		if (offset < 0 || offset >= size)
-			return -ENXIO;
-		pos = whence == SEEK_DATA ? offset : size;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (pos < 0)
-		return -EINVAL;
-	__atomic_store_n(&f->f_pos, pos, __ATOMIC_RELAXED);
-	return pos;
+	return file_lseek_in_size(f, offset, whence, (s64)node_of(f)->size);
 }
 
 void fs_node_kstat(const struct fs_node *n, struct kstat *st)
@@ -101,7 +64,7 @@ static void node_release(struct file *f)
 }
 
 static const struct file_ops initrd_file_ops = {
-	.read = file_read,
+	.read = file_read_at_pos,
 	.lseek = file_lseek,
 	.pread = file_pread,
 	.fstat = node_fstat,

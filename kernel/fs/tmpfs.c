@@ -8,6 +8,7 @@
 #include "fs/tmpfs.h"
 
 #include "fs/file.h"
+#include "fs/file_pos.h"
 #include "fs/iov_iter.h"
 #include "fs/namei.h"
 #include "fs/stat.h"
@@ -450,46 +451,11 @@ static long tmpfs_write(struct file *f, struct iov_iter *from)
 	return n;
 }
 
-static long tmpfs_read(struct file *f, struct iov_iter *to)
-{
-	s64 pos = __atomic_load_n(&f->f_pos, __ATOMIC_RELAXED);
-	long n = tmpfs_pread(f, to, pos);
-
-	if (n > 0)
-		__atomic_store_n(&f->f_pos, pos + n, __ATOMIC_RELAXED);
-	return n;
-}
-
-/* generic_file_llseek; the file is all data (holes read as zeros but are not reported). */
+/* The file is all data: holes read as zeros but are not reported. */
 static s64 tmpfs_lseek(struct file *f, s64 offset, int whence)
 {
-	s64 size = (s64)__atomic_load_n(&inode_of(f)->size, __ATOMIC_RELAXED), pos;
-
-	switch (whence) {
-	case SEEK_SET:
-		pos = offset;
-		break;
-	case SEEK_CUR:
-		if (__builtin_add_overflow(f->f_pos, offset, &pos))
-			return -EINVAL;
-		break;
-	case SEEK_END:
-		if (__builtin_add_overflow(size, offset, &pos))
-			return -EINVAL;
-		break;
-	case SEEK_DATA:
-	case SEEK_HOLE:
-		if (offset < 0 || offset >= size)
-			return -ENXIO;
-		pos = whence == SEEK_DATA ? offset : size;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (pos < 0)
-		return -EINVAL;
-	__atomic_store_n(&f->f_pos, pos, __ATOMIC_RELAXED);
-	return pos;
+	return file_lseek_in_size(f, offset, whence,
+				  (s64)__atomic_load_n(&inode_of(f)->size, __ATOMIC_RELAXED));
 }
 
 static void tmpfs_fstat(struct file *f, struct kstat *st)
@@ -510,7 +476,7 @@ static void tmpfs_release(struct file *f)
 }
 
 static const struct file_ops tmpfs_file_ops = {
-	.read = tmpfs_read,
+	.read = file_read_at_pos,
 	.write = tmpfs_write,
 	.lseek = tmpfs_lseek,
 	.pread = tmpfs_pread,
