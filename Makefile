@@ -321,6 +321,7 @@ KERNEL_C := \
 	kernel/ipc/poll.c \
 	kernel/ipc/select.c \
 	kernel/ipc/eventfd.c \
+	kernel/ipc/counter_fd.c \
 	kernel/mm/mlock.c \
 	kernel/ipc/epoll.c \
 	kernel/ipc/ipc_ktest.c \

@@ -15,7 +15,7 @@
 #include "fs/file.h"
 #include "fs/iov_iter.h"
 #include "fs/stat.h"
-#include "ipc/poll.h"
+#include "ipc/counter_fd.h"
 #include "lib/compiler.h"
 #include "lib/errno.h"
 #include "lib/spinlock.h"
@@ -45,10 +45,9 @@ struct timerfd {
 	 * asks the owner to order); the callback never takes it.
 	 */
 	struct spinlock set_lock;
-	struct spinlock lock; /* ticks and interval_ns; the callback takes it */
-	struct wait_queue wq;
+	/* counter.count: expirations not read yet; its lock also guards interval_ns */
+	struct counter_fd counter;
 	int clockid;
-	u64 ticks; /* expirations not read yet */
 	u64 interval_ns;
 };
 
@@ -56,72 +55,48 @@ static enum hrtimer_restart timerfd_expired(struct hrtimer *t)
 {
 	struct timerfd *ctx = container_of(t, struct timerfd, timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
-	unsigned long flags = spin_lock_irqsave(&ctx->lock);
+	unsigned long flags = spin_lock_irqsave(&ctx->counter.lock);
 	u64 now = arch_clock_ns();
 
-	ctx->ticks++;
+	ctx->counter.count++;
 	if (ctx->interval_ns) {
 		u64 late = now > t->expires ? now - t->expires : 0;
 		u64 missed = late / ctx->interval_ns;
 
 		/* Like hrtimer_forward: the intervals already gone count as expirations too. */
-		ctx->ticks += missed;
+		ctx->counter.count += missed;
 		t->expires += (missed + 1) * ctx->interval_ns;
 		ret = HRTIMER_RESTART;
 	}
-	spin_unlock_irqrestore(&ctx->lock, flags);
-	wake_up_all(&ctx->wq);
+	spin_unlock_irqrestore(&ctx->counter.lock, flags);
+	wake_up_all(&ctx->counter.wq);
 	return ret;
 }
 
 static struct timerfd *ctx_of(struct file *f);
 
+/* read() takes every expiration counted so far. */
+static bool take_ticks(struct counter_fd *c, u64 *out)
+{
+	*out = c->count;
+	c->count = 0;
+	return *out != 0;
+}
+
 static long timerfd_read(struct file *f, struct iov_iter *to)
 {
-	struct timerfd *ctx = ctx_of(f);
-	struct waiter w = { .task = NULL };
-	unsigned long flags;
-	u64 ticks = 0;
-
-	if (iov_iter_count(to) < sizeof(u64))
-		return -EINVAL;
-	for (;;) {
-		wait_prepare_state(&ctx->wq, &w, TASK_INTERRUPTIBLE);
-		flags = spin_lock_irqsave(&ctx->lock);
-		ticks = ctx->ticks;
-		ctx->ticks = 0;
-		spin_unlock_irqrestore(&ctx->lock, flags);
-		if (ticks || file_nonblock(f) || current_signal_pending())
-			break;
-		schedule();
-	}
-	wait_finish(&ctx->wq, &w);
-	if (!ticks)
-		return file_nonblock(f) ? -EAGAIN : -EINTR;
-	if (copy_to_iter(&ticks, sizeof(ticks), to) != sizeof(ticks)) {
-		/* Put the count back: nothing was read. */
-		flags = spin_lock_irqsave(&ctx->lock);
-		ctx->ticks += ticks;
-		spin_unlock_irqrestore(&ctx->lock, flags);
-		return -EFAULT;
-	}
-	return sizeof(ticks);
+	return counter_fd_read(&ctx_of(f)->counter, f, to, take_ticks, false);
 }
 
 static unsigned int timerfd_poll(struct file *f, struct poll_table *pt)
 {
-	struct timerfd *ctx = ctx_of(f);
-
-	poll_wait(&ctx->wq, pt);
-	return __atomic_load_n(&ctx->ticks, __ATOMIC_ACQUIRE) ? POLLIN | POLLRDNORM : 0;
+	return counter_fd_poll(&ctx_of(f)->counter, pt, 0);
 }
 
 static void timerfd_fstat(struct file *f, struct kstat *st)
 {
-	st->st_dev = KDEV_ANON;
-	st->st_mode = 0600; /* an anonymous inode: no file type bits, as Linux */
-	st->st_nlink = 1;
-	st->st_blksize = 4096;
+	(void)f;
+	counter_fd_fstat(st);
 }
 
 static void timerfd_release(struct file *f)
@@ -171,8 +146,7 @@ long sys_timerfd_create(int clockid, int flags)
 		return -ENOMEM;
 	hrtimer_init(&ctx->timer, timerfd_expired);
 	ctx->set_lock = (struct spinlock)SPINLOCK_INIT;
-	ctx->lock = (struct spinlock)SPINLOCK_INIT;
-	wait_queue_init(&ctx->wq);
+	counter_fd_init(&ctx->counter, 0);
 	ctx->clockid = clockid;
 	f = file_alloc(&timerfd_ops, O_RDWR | ((unsigned int)flags & O_NONBLOCK), ctx);
 	if (!f) {
@@ -247,10 +221,10 @@ long sys_timerfd_settime(int fd, int flags, const struct k_itimerspec *unew, str
 	irq = spin_lock_irqsave(&ctx->set_lock);
 	current_setting(ctx, &ov);
 	hrtimer_cancel(&ctx->timer);
-	lflags = spin_lock_irqsave(&ctx->lock);
-	ctx->ticks = 0;
+	lflags = spin_lock_irqsave(&ctx->counter.lock);
+	ctx->counter.count = 0;
 	ctx->interval_ns = value ? timespec_to_ns(&nv.it_interval) : 0;
-	spin_unlock_irqrestore(&ctx->lock, lflags);
+	spin_unlock_irqrestore(&ctx->counter.lock, lflags);
 	if (value)
 		hrtimer_start(&ctx->timer, deadline);
 	spin_unlock_irqrestore(&ctx->set_lock, irq);
