@@ -460,6 +460,21 @@ class SweepsAndCommandLines(unittest.TestCase):
         self.assertNotIn("-seed", plain)
         self.assertNotIn("-icount", plain)
 
+    def test_fulcrum_boots_by_pvh_under_icount_only(self):
+        isos = mock.Mock(elf="/b/fulcrum.elf", initrd="/b/initrd.cpio")
+        isos.iso.return_value = "/b/x.iso"
+        line = "schedstat qemu_exit init=/bin/fairshare -- -t 9"
+        with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
+            pvh = bench_run.fulcrum_argv("2s", isos, line, "auto", True, seed=2)
+            isos.iso.assert_not_called()
+            cd = bench_run.fulcrum_argv("2s", isos, line, "auto", False, seed=2)
+        i = pvh.index("-kernel")
+        self.assertEqual(pvh[i:i + 6], ["-kernel", "/b/fulcrum.elf", "-append", line, "-initrd", "/b/initrd.cpio"])
+        self.assertNotIn("-cdrom", pvh)
+        self.assertIn("-seed 2 -rtc", " ".join(pvh))
+        self.assertIn("/b/x.iso", cd)
+        self.assertNotIn("-kernel", cd)
+
     def test_linux_argv_is_the_same_machine(self):
         with mock.patch.object(qm, "host_has_hw_virt", return_value=False):
             base = bench_run.machine_argv("2s", "linux.iso", "auto", False)

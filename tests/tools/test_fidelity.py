@@ -119,6 +119,15 @@ class Command(unittest.TestCase):
         self.assertIn("fulcrum-6.12 Fulcrum  sched_model=linux-6.12 schedstat", out)
         self.assertIn("/bin/fairshare -s 2 -n 0,5 -t 5", out)
 
+    def test_sweep_picks_a_part_of_the_suite(self):
+        out = subprocess.run([sys.executable, os.path.join(TOP, "tools", "bench"), "--suite", "fidelity-quick",
+                              "--preset", "2s16", "--sweep", "tasks=5,24", "--dry-run"],
+                             capture_output=True, text=True, check=True).stdout
+        # the two fairshare experiments (equal and mixed nice), 2 points, 4 systems, 1 run
+        self.assertIn(f"{2 * 2 * 4} boots", out)
+        self.assertIn("/bin/fairshare -s 2 -t 5", out)
+        self.assertNotIn("hackbench", out)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,7 +1,8 @@
-"""Booting one benchmark run: Fulcrum from an ISO, or the Linux guest, under QEMU.
+"""Booting one benchmark run: Fulcrum from an ISO or by -kernel, or the Linux guest, under QEMU.
 
 Fulcrum boots from an ISO made by tools/mkiso with the variant's kernel
-command line plus `schedstat qemu_exit init=/bin/<workload> -- <args>`:
+command line plus `schedstat qemu_exit init=/bin/<workload> -- <args>`
+(under icount it boots its ELF by -kernel instead, the same line as -append):
 init runs the workload, powers off, the kernel prints its scheduler report
 and QEMU exits (isa-debug-exit). ISOs are cached by the kernel, the initrd
 and the command line, so every run of one configuration boots the same
@@ -69,19 +70,31 @@ class IsoCache:
         return path
 
 
-def machine_argv(preset, media, accel, icount, seed=None, memory_mib=0, trace=None):
+def machine_argv(preset, media, accel, icount, seed=None, memory_mib=0, trace=None, pvh=None):
     """QEMU's argv for the preset booting `media` (an ISO path; the Linux runner swaps it);
-    trace: a file for the kernel's trace channel (docs/tracing.md), or None."""
+    trace: a file for the kernel's trace channel (docs/tracing.md), or None; pvh: None, or
+    (initrd, command line) when `media` is the kernel's ELF, started by -kernel at its PVH
+    entry (no disk read before the kernel runs, so same-seed icount boots repeat)."""
     extra = []
     if icount and qm.choose_accel(accel) == "tcg":
         extra = ["-seed", str(seed if seed is not None else 1), "-rtc", ICOUNT_RTC]
+    how = dict(media="pvh", initrd=pvh[0], append=pvh[1]) if pvh else {}
     run = qm.Run(qm.PRESETS[preset], media, accel=accel, memory_mib=memory_mib, icount=icount,
-                 trace=trace, extra=extra)
+                 trace=trace, extra=extra, **how)
     argv = run.argv()
     if extra:
         i = argv.index("-cpu") + 1
         argv[i] += "," + PATH_LENGTH_CPU
     return argv
+
+
+def fulcrum_argv(preset, isos, cmdline, accel, icount, seed=None, memory_mib=0, trace=None):
+    """QEMU's argv for one Fulcrum run: under icount its ELF by -kernel (PVH) with the initrd
+    and the command line, as a CD's reads end at host-timed moments and same-seed ISO boots
+    differ (docs/benchmarks.md, "Deterministic time"); else the ISO of isos (an IsoCache)."""
+    if icount and qm.choose_accel(accel) == "tcg":
+        return machine_argv(preset, isos.elf, accel, icount, seed, memory_mib, trace, pvh=(isos.initrd, cmdline))
+    return machine_argv(preset, isos.iso(cmdline), accel, icount, seed, memory_mib, trace)
 
 
 def linux_argv(preset, kernel, initramfs, append, accel, icount, seed=None, memory_mib=0):
