@@ -62,6 +62,10 @@ class CyclictestTest(unittest.TestCase):
         self.assertEqual(figures(run.results), {"avg": 16, "max": 63, "min": 11})
         self.assertEqual(run.results[0].fields["prio"], "80")
 
+    def test_linux_run_log(self):  # the same command on Linux 6.1 (tools/bench --linux 6.1)
+        run = bench_parse.parse_run(read("cyclictest-linux61-icount.log"), kind="linux", schedstat=False)
+        self.assertEqual(figures(run.results), {"avg": 31.5, "max": 451, "min": 23})
+
     def test_no_report_is_an_error(self):
         with self.assertRaises(bench_parse.LogError):
             bench_clients.cyclictest(["unable to get scheduler parameters"])
