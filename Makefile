@@ -540,10 +540,12 @@ $(BUILD)/user/elf-sample-pie: tests/unit/data/elf_sample.c $(BUILD)/user/cflags.
 # What the staging tree is made of besides the programs' contents: their
 # list, and every path, type, mode, size and mtime under user/rootfs/ and
 # EXTRA. Rewritten only when that changes, so the initrd depends on it.
+# The real clients tools/build-clients made (cyclictest, rt-hackbench, schbench), when there.
+CLIENTS_BIN := $(BUILD)/clients/bin
 $(BUILD)/rootfs.inputs: FORCE
 	@mkdir -p $(@D)
 	$(if $(EXTRA),@test -d "$(EXTRA)" || { echo "make: EXTRA=$(EXTRA): no such directory" >&2; exit 1; })
-	@{ echo "EXTRA=$(EXTRA) BUSYBOX=$(BUSYBOX) PROGS=$(USER_PROGS)"; find user/rootfs $(EXTRA) -printf '%p %y %m %s %T@\n' 2>/dev/null | \
+	@{ echo "EXTRA=$(EXTRA) BUSYBOX=$(BUSYBOX) PROGS=$(USER_PROGS)"; find user/rootfs $(EXTRA) $(wildcard $(CLIENTS_BIN)) -printf '%p %y %m %s %T@\n' 2>/dev/null | \
 		LC_ALL=C sort; } > $@.tmp; cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 
 # Debian's busybox (the busybox-static package): downloaded once with
@@ -574,6 +576,7 @@ $(BUILD)/initrd.cpio: $(USER_PROGS) $(BUSYBOX) $(BUILD)/rootfs.inputs | cpio-che
 		for a in $$(cat $(BUILD)/busybox/applets.txt) ash; do [ -e $(BUILD)/rootfs/bin/$$a ] || \
 		ln -s busybox $(BUILD)/rootfs/bin/$$a || exit 1; done)
 	$(Q)if [ -d user/rootfs ]; then cp -R user/rootfs/. $(BUILD)/rootfs/; fi
+	$(Q)if [ -d $(CLIENTS_BIN) ]; then cp $(CLIENTS_BIN)/* $(BUILD)/rootfs/bin/; fi
 	$(if $(EXTRA),$(Q)cp -R "$(EXTRA)"/. $(BUILD)/rootfs/)
 	$(Q)cd $(BUILD)/rootfs && find . | LC_ALL=C sort | \
 		cpio -o -H newc -R 0:0 --reproducible --quiet > ../initrd.cpio.tmp

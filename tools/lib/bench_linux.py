@@ -367,11 +367,13 @@ def initramfs_entries(busybox, programs):
     return entries
 
 
-def build_initramfs(cache, busybox, bin_dir):
-    """cache/initramfs-<hash>.gz with busybox and every program in bin_dir (build/user/bin);
-    rebuilt only when one of them changes. Returns its path."""
+def build_initramfs(cache, busybox, bin_dir, clients_dir=None):
+    """cache/initramfs-<hash>.gz with busybox and every program in bin_dir (build/user/bin)
+    and clients_dir (build/clients/bin, tools/build-clients); rebuilt only when one of them
+    changes. Returns its path."""
     programs = {}
-    for name in sorted(os.listdir(bin_dir)) if os.path.isdir(bin_dir) else []:
+    dirs = [d for d in (bin_dir, clients_dir) if d and os.path.isdir(d)]
+    for bin_dir, name in [(d, n) for d in dirs for n in sorted(os.listdir(d))]:
         path = os.path.join(bin_dir, name)
         # Fulcrum's own shell stays out: busybox is the guest's sh.
         if os.path.isfile(path) and os.access(path, os.X_OK) and "." not in name and \

@@ -11,6 +11,7 @@ short, garbled, a crash, a workload that failed), so no half-read run ever
 reaches a table.
 """
 import math
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -246,6 +247,12 @@ def parse_run(text, kind="fulcrum", schedstat=True):
             t = TIME.match(stripped)
             if t:
                 time_s = float(t.group(1))
+    from bench_clients import PARSERS as CLIENT_PARSERS  # here: it imports this module
+    client = os.path.basename(program)
+    if not results and client in CLIENT_PARSERS:  # a real client: its own output read
+        start = next((j for j in range(i - 1, -1, -1)
+                      if lines[j].startswith(("init: starting", "bench-init: "))), -1)
+        results = CLIENT_PARSERS[client](lines[start + 1:i])
     if not results and time_s is None:
         raise LogError(f"{program} exited with status 0 but printed no RESULT lines")
 
