@@ -184,6 +184,7 @@ ARCH_C := \
 	arch/x86_64/backtrace.c \
 	arch/x86_64/tsc.c \
 	arch/x86_64/paging.c \
+	arch/x86_64/pat.c \
 	arch/x86_64/cpu.c \
 	arch/x86_64/power.c \
 	arch/x86_64/cpu_local.c \

@@ -74,9 +74,12 @@ static void memory_map_init(const struct boot_info *bi)
 {
 	phys_addr_t kstart, kend;
 
+	if (bi->mem_from_efi)
+		pr_info("memory: the EFI memory map, %u descriptors (%u free ones without write-back caching kept out)\n",
+			bi->efi_descriptors, bi->efi_not_wb);
 	for (size_t i = 0; i < bi->nr_mem; i++)
-		pr_info("BIOS-e820: [mem 0x%016llx-0x%016llx] %s\n",
-			(unsigned long long)bi->mem[i].base,
+		pr_info("%s: [mem 0x%016llx-0x%016llx] %s\n",
+			bi->mem_from_efi ? "EFI" : "BIOS-e820", (unsigned long long)bi->mem[i].base,
 			(unsigned long long)(bi->mem[i].base + bi->mem[i].length - 1),
 			mem_type_name(bi->mem[i].type));
 	memmap_init(&memmap, bi->mem, bi->nr_mem);

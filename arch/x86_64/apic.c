@@ -1,8 +1,11 @@
 /*
  * Local APIC driver. x2APIC mode (registers as MSRs, 32-bit IDs) is used
  * whenever CPUID offers it; otherwise xAPIC mode through an uncached
- * mapping of the register page. The legacy 8259 PICs are remapped away
- * from the exception vectors and masked: all interrupts come via APICs.
+ * mapping of the register page. Firmware of machines with APIC IDs above
+ * 255 leaves the CPUs in x2APIC mode, perhaps locked there: that mode is
+ * then kept whatever nox2apic says (leaving it would need the APIC off).
+ * The legacy 8259 PICs are remapped away from the exception vectors and
+ * masked: all interrupts come via APICs.
  */
 #include "apic.h"
 
@@ -14,17 +17,22 @@
 #include "printk.h"
 #include "x86.h"
 
-#define MSR_APIC_BASE	0x1b
-#define APIC_BASE_EXTD	(1UL << 10) /* x2APIC mode */
-#define APIC_BASE_EN	(1UL << 11)
-#define APIC_BASE_ADDR	0xfffff000UL
-#define X2APIC_MSR(reg) (0x800 + ((reg) >> 4))
-#define MSR_X2APIC_ICR	0x830
-#define SVR_ENABLE	0x100
-#define LVT_MASKED	0x10000
-#define LVT_NMI		0x400
-#define ICR_BUSY	0x1000
-#define SPIN_LIMIT	1000000
+#define MSR_APIC_BASE		     0x1b
+#define APIC_BASE_EXTD		     (1UL << 10) /* x2APIC mode */
+#define APIC_BASE_EN		     (1UL << 11)
+#define APIC_BASE_ADDR		     0xfffff000UL
+#define X2APIC_MSR(reg)		     (0x800 + ((reg) >> 4))
+#define MSR_X2APIC_ICR		     0x830
+#define MSR_ARCH_CAPABILITIES	     0x10a
+#define ARCH_CAP_XAPIC_DISABLE	     (1UL << 21) /* MSR_XAPIC_DISABLE_STATUS exists */
+#define MSR_XAPIC_DISABLE_STATUS     0xbd
+#define XAPIC_LEGACY_DISABLED	     (1UL << 0) /* x2APIC locked on */
+#define CPUID7_EDX_ARCH_CAPABILITIES (1U << 29)
+#define SVR_ENABLE		     0x100
+#define LVT_MASKED		     0x10000
+#define LVT_NMI			     0x400
+#define ICR_BUSY		     0x1000
+#define SPIN_LIMIT		     1000000
 
 static bool nox2apic;
 BOOT_OPTION_BOOL(nox2apic, "nox2apic", &nox2apic,
@@ -106,23 +114,46 @@ static void apic_enable_this_cpu(void)
 	apic_eoi();
 }
 
+/* Whether the firmware locked x2APIC mode on (IA32_XAPIC_DISABLE_STATUS, where it exists). */
+static bool x2apic_locked(void)
+{
+	if (cpuid(0, 0).eax < 7 || !(cpuid(7, 0).edx & CPUID7_EDX_ARCH_CAPABILITIES))
+		return false;
+	if (!(rdmsr(MSR_ARCH_CAPABILITIES) & ARCH_CAP_XAPIC_DISABLE))
+		return false;
+	return rdmsr(MSR_XAPIC_DISABLE_STATUS) & XAPIC_LEGACY_DISABLED;
+}
+
 void apic_init_boot(void)
 {
 	struct cpuid_regs r = cpuid(1, 0);
-	phys_addr_t base = rdmsr(MSR_APIC_BASE) & APIC_BASE_ADDR;
+	u64 base_msr = rdmsr(MSR_APIC_BASE);
+	phys_addr_t base = base_msr & APIC_BASE_ADDR;
+	bool by_firmware = (base_msr & (APIC_BASE_EN | APIC_BASE_EXTD)) ==
+			   (APIC_BASE_EN | APIC_BASE_EXTD);
+	const char *how = "";
 
 	if (!(r.edx & (1U << 9)))
 		panic("apic: this CPU has no local APIC");
 	pic_disable();
 	x2apic = (r.ecx & (1U << 21)) && !nox2apic;
+	if (by_firmware) {
+		bool locked = x2apic_locked();
+
+		if (nox2apic)
+			pr_warn("apic: nox2apic ignored: the firmware left x2APIC mode on%s\n",
+				locked ? " and locked" : "");
+		x2apic = true;
+		how = locked ? " (left on and locked by the firmware)" : " (left on by the firmware)";
+	}
 	if (!x2apic) {
 		xapic_regs = paging_map_mmio(base, PAGE_SIZE);
 		if (!xapic_regs)
 			panic("apic: cannot map the local APIC at %#llx", (unsigned long long)base);
 	}
 	apic_enable_this_cpu();
-	pr_info("apic: %s mode, boot CPU APIC ID %#x, version %#x\n", x2apic ? "x2APIC" : "xAPIC",
-		apic_id(), apic_read(APIC_VERSION) & 0xff);
+	pr_info("apic: %s mode%s, boot CPU APIC ID %#x, version %#x\n", x2apic ? "x2APIC" : "xAPIC",
+		how, apic_id(), apic_read(APIC_VERSION) & 0xff);
 }
 
 void apic_init_ap(void)

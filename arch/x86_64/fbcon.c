@@ -13,6 +13,7 @@
 #include "cmdline.h"
 #include "font.h"
 #include "lib/string.h"
+#include "mmu.h"
 #include "printk.h"
 
 #define MAX_COLS 480 /* a 3840-pixel-wide screen with an 8-pixel font */
@@ -237,6 +238,22 @@ bool fbcon_init(const struct boot_framebuffer *fb)
 	fill_glyph_cache();
 	clear_screen();
 	return true;
+}
+
+void fbcon_map_write_combining(void)
+{
+	volatile u8 *wc;
+
+	if (!fb_base)
+		return;
+	wc = paging_map_write_combining(fb_phys, (u64)fb_pitch * fb_height);
+	if (!wc) {
+		pr_info("fbcon: framebuffer drawn through the direct map (no write-combining)\n");
+		return;
+	}
+	fb_base = wc; /* one store: a console write sees either mapping, both valid */
+	pr_info("fbcon: framebuffer mapped write-combining (PAT), %llu KiB\n",
+		(unsigned long long)fb_pitch * fb_height / 1024);
 }
 
 void fbcon_report(void)

@@ -15,6 +15,12 @@ bool fbcon_init(const struct boot_framebuffer *fb);
 /* Draws text: '\n' ends a line, '\r' returns, '\b' steps back; other bytes are Latin-1. */
 void fbcon_write(const char *s, size_t len);
 
+/*
+ * Once the kernel's page tables exist: moves drawing from the direct map to
+ * a write-combining mapping of the framebuffer where the CPU has a PAT.
+ */
+void fbcon_map_write_combining(void);
+
 /* Prints what the console is (size, depth, font), once printk has its clock. */
 void fbcon_report(void);
 

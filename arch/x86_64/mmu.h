@@ -28,6 +28,8 @@ u64 paging_kernel_cr3(void);
 
 /* Maps device registers uncached; NULL if the window is exhausted. */
 void *paging_map_mmio(phys_addr_t pa, u64 size);
+/* Maps device memory (a framebuffer) write-combining; NULL without PAT or room. */
+void *paging_map_write_combining(phys_addr_t pa, u64 size);
 
 /*
  * A CR3 for APs starting up: the kernel's mappings plus the first 2 MiB

@@ -11,12 +11,14 @@
 #include "lib/spinlock.h"
 #include "lib/string.h"
 #include "mm/page_alloc.h"
+#include "fbcon.h"
 #include "mmu.h"
 #include "panic.h"
+#include "pat.h"
 #include "printk.h"
 #include "x86.h"
 
-#define MMIO_BASE  0xffffc90000000000UL /* device mappings, uncached, 1 TiB window */
+#define MMIO_BASE  0xffffc90000000000UL /* device mappings, 1 TiB window */
 #define MMIO_LIMIT 0xffffd90000000000UL
 
 #define SIZE_4K		(1UL << 12)
@@ -134,6 +136,7 @@ void arch_paging_init(struct memmap *mm)
 
 	table_source = mm;
 	pml4 = alloc_table();
+	pat_init_boot(); /* before any mapping selects its write-combining entry */
 
 	/* Direct map: all of the first 4 GiB, then RAM above. */
 	map_range(pml4, DIRECT_MAP_BASE, 0, EARLY_MAP_LIMIT, PTE_P | PTE_W | PTE_G | nx_bit, true);
@@ -159,6 +162,7 @@ void arch_paging_init(struct memmap *mm)
 	pr_info("paging: direct map with %llu 1G, %llu 2M, %llu 4K pages; kernel text RX, data %s\n",
 		(unsigned long long)mapped_pages[2], (unsigned long long)mapped_pages[1],
 		(unsigned long long)mapped_pages[0], have_nx ? "NX" : "executable (no NX)");
+	fbcon_map_write_combining(); /* the kernel's tables exist now */
 }
 
 u64 paging_nx_bit(void)
@@ -171,24 +175,36 @@ u64 paging_kernel_cr3(void)
 	return virt_to_phys(kernel_pml4);
 }
 
-void *paging_map_mmio(phys_addr_t pa, u64 size)
+/* Maps [pa, pa + size) into the device window with these PTE bits; NULL when it is full. */
+static void *map_device(phys_addr_t pa, u64 size, u64 flags)
 {
 	u64 offset = pa & (PAGE_SIZE - 1), va;
-	unsigned long flags;
+	unsigned long irq;
 
 	size = ALIGN_UP(size + offset, PAGE_SIZE);
-	flags = spin_lock_irqsave(&mmio_lock);
+	irq = spin_lock_irqsave(&mmio_lock);
 	va = mmio_next;
 	if (va + size > MMIO_LIMIT) {
-		spin_unlock_irqrestore(&mmio_lock, flags);
+		spin_unlock_irqrestore(&mmio_lock, irq);
 		return NULL;
 	}
 	mmio_next += size + PAGE_SIZE; /* an unmapped page between mappings catches overruns */
-	/* Strong uncacheable (PCD + PWT with the default PAT), never executable. */
-	map_range(kernel_pml4, va, pa - offset, size,
-		  PTE_P | PTE_W | PTE_PCD | PTE_PWT | PTE_G | nx_bit, false);
-	spin_unlock_irqrestore(&mmio_lock, flags);
+	map_range(kernel_pml4, va, pa - offset, size, flags | PTE_P | PTE_W | PTE_G | nx_bit, false);
+	spin_unlock_irqrestore(&mmio_lock, irq);
 	return (void *)(va + offset);
+}
+
+void *paging_map_mmio(phys_addr_t pa, u64 size)
+{
+	/* Strong uncacheable: PCD + PWT select PAT entry 3, which pat.c leaves UC. */
+	return map_device(pa, size, PTE_PCD | PTE_PWT);
+}
+
+void *paging_map_write_combining(phys_addr_t pa, u64 size)
+{
+	u64 wc = pat_wc_pte_bits();
+
+	return wc ? map_device(pa, size, wc) : NULL;
 }
 
 u64 paging_trampoline_cr3(phys_addr_t low_page)

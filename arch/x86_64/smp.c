@@ -33,6 +33,7 @@
 #include "mm/page_alloc.h"
 #include "mmu.h"
 #include "panic.h"
+#include "pat.h"
 #include "printk.h"
 #include "smp_boot.h"
 #include "timer.h"
@@ -99,6 +100,7 @@ void ap_start(struct cpu_local *c)
 {
 	gdt_init_cpu(c); /* before CR3 changes: the trampoline's GDT is in low memory */
 	cpu_local_install(c);
+	pat_init_ap(); /* before the kernel's tables, whose framebuffer mapping uses it */
 	write_cr3(paging_kernel_cr3());
 	idt_load();
 	apic_init_ap();

@@ -40,7 +40,10 @@ struct boot_info {
 
 	struct mem_entry mem[BOOT_MAX_MEM_ENTRIES];
 	size_t nr_mem;
-	bool have_basic_mem; /* mem_lower/mem_upper tag, used when no map is given */
+	/* mem[] came from the EFI memory map (tag 17), which wins over tag 6 */
+	bool mem_from_efi;
+	u32 efi_descriptors, efi_not_wb; /* its descriptors; usable ones without WB kept out */
+	bool have_basic_mem;		 /* mem_lower/mem_upper tag, used when no map is given */
 	u32 mem_lower_kib, mem_upper_kib;
 
 	struct boot_module modules[BOOT_MAX_MODULES];

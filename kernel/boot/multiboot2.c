@@ -20,6 +20,7 @@ enum mb2_tag_type {
 	MB2_TAG_FRAMEBUFFER = 8,
 	MB2_TAG_ACPI_OLD = 14,
 	MB2_TAG_ACPI_NEW = 15,
+	MB2_TAG_EFI_MMAP = 17,
 };
 
 /*
@@ -71,6 +72,38 @@ struct mb2_mmap_entry {
 	u32 reserved;
 } __packed;
 _Static_assert(sizeof(struct mb2_mmap_entry) == 24, "multiboot2 memory map entry");
+
+/* Followed by the firmware's EFI_MEMORY_DESCRIPTORs, descr_size bytes apart. */
+struct mb2_tag_efi_mmap {
+	struct mb2_tag tag;
+	u32 descr_size;
+	u32 descr_version;
+} __packed;
+_Static_assert(sizeof(struct mb2_tag_efi_mmap) == 16, "multiboot2 EFI memory map tag");
+
+struct efi_memory_descriptor {
+	u32 type;
+	u32 pad;
+	u64 phys_start;
+	u64 virt_start;
+	u64 pages; /* of 4 KiB */
+	u64 attribute;
+} __packed;
+_Static_assert(sizeof(struct efi_memory_descriptor) == 40, "EFI memory descriptor");
+
+/* The UEFI specification's memory types and attributes that decide what a range is. */
+enum efi_memory_type {
+	EFI_LOADER_CODE = 1,
+	EFI_LOADER_DATA = 2,
+	EFI_BOOT_SERVICES_CODE = 3,
+	EFI_BOOT_SERVICES_DATA = 4,
+	EFI_CONVENTIONAL = 7,
+	EFI_UNUSABLE = 8,
+	EFI_ACPI_RECLAIM = 9,
+	EFI_ACPI_NVS = 10,
+};
+#define EFI_MEMORY_WB (1ULL << 3)
+#define EFI_MEMORY_SP (1ULL << 18) /* specific-purpose memory: for a driver, not the kernel */
 
 /* The common part; colour information for indexed and RGB modes follows. */
 struct mb2_tag_framebuffer {
@@ -183,6 +216,8 @@ static void parse_mmap(const u8 *tag, size_t size, struct boot_info *out)
 			 sizeof(struct mb2_mmap_entry));
 		return;
 	}
+	if (out->mem_from_efi)
+		return; /* the EFI map says more (attributes, boot-services ranges) */
 	if (out->nr_mem) {
 		mb2_warn(out, "second memory map tag skipped\n");
 		return;
@@ -202,6 +237,87 @@ static void parse_mmap(const u8 *tag, size_t size, struct boot_info *out)
 		out->mem[i].type = e.type;
 	}
 	out->nr_mem = count;
+}
+
+/*
+ * What an EFI range is to the kernel. GRUB has left boot services when the
+ * kernel runs, so their code and data are free, as are the loader's (the
+ * kernel, the modules and this information are reserved on their own).
+ * Free memory that cannot be cached write-back, or is set aside for a
+ * specific purpose, is not general RAM: kept out.
+ */
+static u32 efi_mem_type(const struct efi_memory_descriptor *d, bool *not_wb)
+{
+	*not_wb = false;
+	switch (d->type) {
+	case EFI_LOADER_CODE:
+	case EFI_LOADER_DATA:
+	case EFI_BOOT_SERVICES_CODE:
+	case EFI_BOOT_SERVICES_DATA:
+	case EFI_CONVENTIONAL:
+		if (d->attribute & EFI_MEMORY_SP)
+			return MEM_RESERVED;
+		*not_wb = !(d->attribute & EFI_MEMORY_WB);
+		return *not_wb ? MEM_RESERVED : MEM_USABLE;
+	case EFI_UNUSABLE:
+		return MEM_BAD;
+	case EFI_ACPI_RECLAIM:
+		return MEM_ACPI_RECLAIMABLE;
+	case EFI_ACPI_NVS:
+		return MEM_ACPI_NVS;
+	default: /* runtime services, MMIO, reserved, persistent, ... */
+		return MEM_RESERVED;
+	}
+}
+
+/* Tag 17: replaces a map from tag 6; neighbours of one kind are merged into one entry. */
+static void parse_efi_mmap(const u8 *tag, size_t size, struct boot_info *out)
+{
+	struct mb2_tag_efi_mmap em;
+	size_t count, n = 0;
+
+	if (size < sizeof(em)) {
+		mb2_warn(out, "EFI memory map tag of %zu bytes is too short, skipped\n", size);
+		return;
+	}
+	memcpy(&em, tag, sizeof(em));
+	if (em.descr_size < sizeof(struct efi_memory_descriptor)) {
+		mb2_warn(out, "EFI memory descriptor size %u is below %zu, map skipped\n",
+			 em.descr_size, sizeof(struct efi_memory_descriptor));
+		return;
+	}
+	if (out->mem_from_efi) {
+		mb2_warn(out, "second EFI memory map tag skipped\n");
+		return;
+	}
+	count = (size - sizeof(em)) / em.descr_size;
+	out->efi_descriptors = (u32)count;
+	out->efi_not_wb = 0;
+	for (size_t i = 0; i < count; i++) {
+		struct efi_memory_descriptor d;
+		struct mem_entry *last = n ? &out->mem[n - 1] : NULL;
+		bool not_wb;
+		u32 type;
+
+		memcpy(&d, tag + sizeof(em) + i * em.descr_size, sizeof(d));
+		if (!d.pages || d.pages > (~0ULL - d.phys_start) / 4096 + 1)
+			continue; /* empty, or wrapping: memmap_init would drop it too */
+		type = efi_mem_type(&d, &not_wb);
+		out->efi_not_wb += not_wb;
+		if (last && last->type == type && last->base + last->length == d.phys_start) {
+			last->length += d.pages * 4096;
+			continue;
+		}
+		if (n == BOOT_MAX_MEM_ENTRIES) {
+			mb2_warn(out,
+				 "EFI memory map needs more than %d entries, the rest left out\n",
+				 BOOT_MAX_MEM_ENTRIES);
+			break;
+		}
+		out->mem[n++] = (struct mem_entry){ d.phys_start, d.pages * 4096, type };
+	}
+	out->nr_mem = n;
+	out->mem_from_efi = true;
 }
 
 static void parse_framebuffer(const u8 *tag, size_t size, struct boot_info *out)
@@ -294,6 +410,9 @@ static void parse_tag(const u8 *tag, u32 type, size_t size, struct boot_info *ou
 	case MB2_TAG_ACPI_OLD:
 	case MB2_TAG_ACPI_NEW:
 		parse_rsdp(tag, size, type == MB2_TAG_ACPI_NEW, out);
+		break;
+	case MB2_TAG_EFI_MMAP:
+		parse_efi_mmap(tag, size, out);
 		break;
 	default:
 		/* Boot device, ELF sections, APM, EFI, ...: nothing we use. */

@@ -1358,7 +1358,11 @@ SERIAL_TESTS = [
 BARE_METAL_TESTS = [
     BootTest("uefi-iso", "UEFI (OVMF, two pflash drives) boots the hybrid ISO to the ready marker",
              preset="default", firmware="uefi", timeout=300,
-             checks=[has("fulcrum: ready in", "loader: GRUB"), clean_boot]),
+             checks=[has("fulcrum: ready in", "loader: GRUB",
+                         "pat: IA32_PAT 0x7040100070406 (was 0x7040600070406): entry 4 write-combining",
+                         "fbcon: framebuffer mapped write-combining (PAT)",
+                         "memory: the EFI memory map, ", "EFI: [mem 0x0000000000100000-"),
+                     lacks("BIOS-e820:"), clean_boot]),
     BootTest("uefi-usb", "UEFI boots the same image as a USB stick's disk to the shell",
              preset="default", firmware="uefi", media="usb", user=True, timeout=300,
              stop_marker="fulcrum: halted", send=(("fulcrum$ ", "echo uefi-usb-ok\n"), ("fulcrum$ ", "exit\n")),
@@ -1367,6 +1371,28 @@ BARE_METAL_TESTS = [
              preset="default", machine="pc", checks=[has("fulcrum: ready in"), clean_boot]),
     BootTest("bios-usb", "BIOS boots the hybrid image as a USB stick's disk",
              preset="default", media="usb", checks=[has("fulcrum: ready in"), clean_boot]),
+] + [
+    # A server's shape: room for 512 CPUs (256 cores a socket), so socket 1 starts at APIC ID
+    # 0x100, listed in MADT type 9 and SRAT type 2 entries; QEMU wants interrupt remapping with
+    # EIM for IDs above 255. The firmware leaves x2APIC mode on (SeaBIOS and OVMF both do when
+    # an ID is above 254), so nox2apic must be ignored.
+    BootTest(f"x2apic-id256-{fw}", f"{fw.upper()} hands over in x2APIC mode; a CPU with APIC ID 0x100 "
+             "on node 1 comes up and the shell runs", firmware=fw, user=True, timeout=400,
+             cmdline="sched_debug loglevel=8 nox2apic", stop_marker="fulcrum: halted",
+             send=(("fulcrum$ ", "topo\n"), ("fulcrum$ ", "exit\n")),
+             qemu_args=("-cpu", qm.INTEL_CPU, "-smp", "1,maxcpus=512,sockets=2,cores=256,threads=1",
+                        "-device", "max-x86_64-cpu,socket-id=1,core-id=0,thread-id=0",
+                        "-device", "intel-iommu,intremap=on,eim=on",
+                        "-object", "memory-backend-ram,id=mem0,size=128M", "-numa", "node,nodeid=0,memdev=mem0",
+                        "-object", "memory-backend-ram,id=mem1,size=128M", "-numa", "node,nodeid=1,memdev=mem1",
+                        "-numa", "cpu,node-id=0,socket-id=0", "-numa", "cpu,node-id=1,socket-id=1"),
+             checks=[has("apic: nox2apic ignored: the firmware left x2APIC mode on",
+                         "apic: x2APIC mode (left on by the firmware), boot CPU APIC ID 0,",
+                         "ACPI: MADT 2 CPUs (510 disabled), SRAT 2 nodes",
+                         "CPU1: APIC ID 0x100, package 1, core 0, thread 0, LLC 1, node 1",
+                         "smp: brought up 2 CPUs, 2 online", "fulcrum: halted"),
+                     matches(r"^\s*1\s+256\s+1\s+0\s+0\s+1\s+1\s+NUMA:0-1$"), clean_boot])
+    for fw in ("bios", "uefi")
 ]
 
 TESTS = BARE_METAL_TESTS + SERIAL_TESTS + SCREEN_TESTS + USER_TESTS + SMP_LATE_TESTS + FUZZ_TESTS + BAD_INPUT_TESTS + WATCHDOG_TESTS + TRACE_TESTS + [
@@ -1396,7 +1422,13 @@ TESTS = BARE_METAL_TESTS + SERIAL_TESTS + SCREEN_TESTS + USER_TESTS + SMP_LATE_T
     BootTest("vga-screen", "the boot log also appears on the screen (framebuffer, else VGA text)",
              use_built_iso=True, stop_marker="fulcrum: halted", screen=True,
              send=(("fulcrum$ ", "exit\n"),),
-             checks=[screen_shows("topology:", "fulcrum: ready in", "fulcrum: halted")]),
+             checks=[screen_shows("topology:", "fulcrum: ready in", "fulcrum: halted",
+                                  "fbcon: framebuffer mapped write-combining (PAT)")]),
+    BootTest("fb-nopat", "nopat: IA32_PAT untouched, the framebuffer drawn through the direct map",
+             cmdline="nopat", use_built_iso=False, screen=True,
+             checks=[has("pat: left alone (nopat)",
+                         "fbcon: framebuffer drawn through the direct map (no write-combining)"),
+                     lacks("IA32_PAT"), screen_shows("fulcrum: ready in"), clean_boot]),
     BootTest("memory-128m", "boots with 128 MiB of RAM", memory_mib=128,
              checks=[has("fulcrum: ready in"), memory_reported(128), clean_boot]),
     BootTest("memory-8g", "boots with 8 GiB of RAM, RAM above 4 GiB direct-mapped and allocatable",

@@ -94,6 +94,34 @@ static void mbi_mmap(struct mbi *m, const struct test_mem *e, size_t n, u32 entr
 	mbi_tag(m, 6, p, plen);
 }
 
+struct test_efi {
+	u32 type;
+	u64 base, pages, attribute;
+};
+
+/* Tag 17: EFI memory descriptors of descr_size bytes (the firmware's may be longer than 40). */
+static void mbi_efi_mmap(struct mbi *m, const struct test_efi *d, size_t n, u32 descr_size)
+{
+	static u8 p[8 * 1024];
+	size_t plen = 8 + n * descr_size;
+
+	ck_assert_uint_le(plen, sizeof(p));
+	memset(p, 0xee, plen);
+	put32(p, descr_size);
+	put32(p + 4, 1);
+	for (size_t i = 0; i < n; i++) {
+		u8 *q = p + 8 + i * descr_size;
+
+		put32(q, d[i].type);
+		put32(q + 4, 0);
+		put64(q + 8, d[i].base);
+		put64(q + 16, 0);
+		put64(q + 24, d[i].pages);
+		put64(q + 32, d[i].attribute);
+	}
+	mbi_tag(m, 17, p, plen);
+}
+
 static void mbi_fb(struct mbi *m, u64 addr, u32 pitch, u32 w, u32 h, u8 bpp, u8 type)
 {
 	u8 p[24 + 8] = { 0 }; /* common part, then room for colour info */
@@ -471,6 +499,81 @@ START_TEST(test_second_mmap_ignored)
 }
 END_TEST
 
+#define WB (1ULL << 3)
+
+/*
+ * An OVMF-like EFI map: boot-services and loader ranges are free RAM
+ * (GRUB left boot services), neighbours of one kind merge, runtime and MMIO
+ * ranges are reserved, free memory without WB or marked specific-purpose
+ * is kept out. It wins over tag 6, in either order.
+ */
+START_TEST(test_efi_mmap)
+{
+	static struct mbi m;
+	static const struct test_efi efi[] = {
+		{ 3, 0x0, 0xa0, WB },			  /* boot services code */
+		{ 7, 0x100000, 0x700, WB },		  /* conventional */
+		{ 4, 0x800000, 0x10, WB },		  /* boot services data: merges */
+		{ 2, 0x810000, 0x10, WB },		  /* loader data: merges */
+		{ 10, 0x820000, 0x10, WB },		  /* ACPI NVS */
+		{ 9, 0x830000, 0x10, WB },		  /* ACPI reclaim */
+		{ 6, 0x840000, 0x10, WB },		  /* runtime services data */
+		{ 7, 0x850000, 0x10, 0x1 },		  /* conventional, UC only */
+		{ 7, 0x860000, 0x10, WB | (1ULL << 18) }, /* specific purpose */
+		{ 8, 0x870000, 0x10, WB },		  /* unusable */
+		{ 11, 0xb0000000, 0x10000, 0 },		  /* MMIO */
+		{ 7, 0x900000, 0, WB },			  /* empty: dropped */
+	};
+	static const struct test_mem want[] = {
+		{ 0x0, 0xa0000, MEM_USABLE },
+		{ 0x100000, 0x720000, MEM_USABLE },
+		{ 0x820000, 0x10000, MEM_ACPI_NVS },
+		{ 0x830000, 0x10000, MEM_ACPI_RECLAIMABLE },
+		{ 0x840000, 0x30000, MEM_RESERVED },
+		{ 0x870000, 0x10000, MEM_BAD },
+		{ 0xb0000000, 0x10000000, MEM_RESERVED },
+	};
+
+	for (int order = 0; order < 2; order++) {
+		mbi_begin(&m);
+		if (order == 0)
+			mbi_mmap(&m, qemu_mem, 3, 24);
+		mbi_efi_mmap(&m, efi, ARRAY_SIZE(efi), 48);
+		if (order == 1)
+			mbi_mmap(&m, qemu_mem, 3, 24);
+		mbi_end(&m);
+		ck_assert_int_eq(parse(&m, &bi), 0);
+		ck_assert(bi.mem_from_efi);
+		ck_assert_uint_eq(bi.efi_descriptors, ARRAY_SIZE(efi));
+		ck_assert_uint_eq(bi.efi_not_wb, 1);
+		ck_assert_uint_eq(bi.warnings, 0);
+		ck_assert_uint_eq(bi.nr_mem, ARRAY_SIZE(want));
+		for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+			ck_assert_uint_eq(bi.mem[i].base, want[i].base);
+			ck_assert_uint_eq(bi.mem[i].length, want[i].len);
+			ck_assert_uint_eq(bi.mem[i].type, want[i].type);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_efi_mmap_bad_descriptor_size)
+{
+	static struct mbi m;
+	static const struct test_efi efi[] = { { 7, 0x100000, 0x100, WB } };
+
+	mbi_begin(&m);
+	mbi_mmap(&m, qemu_mem, 3, 24);
+	mbi_efi_mmap(&m, efi, 1, 32);
+	mbi_end(&m);
+	ck_assert_int_eq(parse(&m, &bi), 0);
+	ck_assert(!bi.mem_from_efi);
+	ck_assert_uint_eq(bi.nr_mem, 3); /* tag 6 stays */
+	ck_assert_uint_eq(bi.warnings, 1);
+	ck_assert_ptr_nonnull(strstr(fake_console_text(), "EFI memory descriptor size 32"));
+}
+END_TEST
+
 /*
  * A string without its NUL as the very last bytes of the buffer: the copy
  * must stop at the tag's end, not run on into whatever follows.
@@ -710,6 +813,8 @@ Suite *multiboot2_suite(void)
 	tcase_add_test(tc, test_mmap_partial_entry);
 	tcase_add_test(tc, test_mmap_too_many_entries);
 	tcase_add_test(tc, test_second_mmap_ignored);
+	tcase_add_test(tc, test_efi_mmap);
+	tcase_add_test(tc, test_efi_mmap_bad_descriptor_size);
 	tcase_add_test(tc, test_unterminated_string);
 	tcase_add_test(tc, test_long_strings_cut);
 	tcase_add_test(tc, test_modules);
