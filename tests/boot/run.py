@@ -1129,7 +1129,9 @@ def trace_pingpong_exact(name):
             kind = ev["event"]
             if kind == "sched_switch":
                 prev, nxt = int(ev["prev_pid"]), int(ev["next_pid"])
-                if prev in pids:
+                # The scene starts at the first hand-over: before it, a side may block on
+                # the start barrier and be woken from the creating CPU (boot timing decides).
+                if prev in pids and (first is not None or nxt in pids):
                     first = prev if first is None else first
                     seen.append((kind, prev, ev["prev_state"], nxt, ev["cpu"]))
             elif kind in ("sched_waking", "sched_wakeup", "sched_process_exit") and \
