@@ -257,6 +257,7 @@ KERNEL_C := \
 	kernel/time/hrtimer_ktest.c \
 	kernel/time/timerfd.c \
 	kernel/time/posix_timers.c \
+	kernel/time/realtime.c \
 	kernel/sched/timed_wait.c \
 	kernel/sched/timed_wait_ktest.c \
 	kernel/sched/features.c \
@@ -623,6 +624,7 @@ UNIT_KERNEL_C := \
 	kernel/sched/idle.c \
 	kernel/sched/wait.c \
 	kernel/time/hrtimer.c \
+	kernel/time/realtime.c \
 	kernel/sched/features.c \
 	kernel/sched/load.c \
 	kernel/sched/fair.c \

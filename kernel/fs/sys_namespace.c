@@ -1,11 +1,13 @@
 /*
- * mkdir, rmdir, unlink, link, symlink, rename, truncate (see
- * sys_namespace.h): each resolves its path names without following the
+ * mkdir, rmdir, unlink, link, symlink, rename, truncate, chmod and
+ * utimensat (see sys_namespace.h): each resolves its path names without following the
  * last component, checks what Linux's namei checks in Linux's order, and
  * hands the resolved path under /tmp to the tmpfs, which checks again
  * under its lock (another thread may have changed the tree meanwhile).
  */
 #include "fs/sys_namespace.h"
+
+#include <arch/uaccess.h>
 
 #include "fs/cwd.h"
 #include "fs/fdtable.h"
@@ -17,6 +19,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "proc/sys_time.h"
 #include "proc/syscall.h"
 
 /* A path name as the namespace calls need it. */
@@ -44,6 +47,23 @@ static int last_dot(const char *path, bool *slash)
 	return 0;
 }
 
+/* A kernel path name resolved from dfd into n (name_put it, whatever the result). */
+static int name_walk(int dfd, const char *path, bool follow, struct name *n)
+{
+	int err;
+
+	n->dot = last_dot(path, &n->slash);
+	n->w = kmalloc(sizeof(*n->w));
+	if (!n->w)
+		return -ENOMEM;
+	err = path_walk_at(dfd, path, follow, n->w);
+	n->exists = !err;
+	if (err == -ENOENT && n->w->parent_exists)
+		err = 0;
+	n->rel = err ? NULL : tmpfs_rel(n->w->path);
+	return err;
+}
+
 static int name_get(int dfd, const char *upath, bool follow, struct name *n)
 {
 	char *path;
@@ -53,18 +73,8 @@ static int name_get(int dfd, const char *upath, bool follow, struct name *n)
 	path = getname_user(upath, false, &err);
 	if (!path)
 		return err;
-	n->dot = last_dot(path, &n->slash);
-	n->w = kmalloc(sizeof(*n->w));
-	if (!n->w) {
-		kfree(path);
-		return -ENOMEM;
-	}
-	err = path_walk_at(dfd, path, follow, n->w);
+	err = name_walk(dfd, path, follow, n);
 	kfree(path);
-	n->exists = !err;
-	if (err == -ENOENT && n->w->parent_exists)
-		err = 0;
-	n->rel = err ? NULL : tmpfs_rel(n->w->path);
 	return err;
 }
 
@@ -322,21 +332,108 @@ long sys_chmod(const char *upath, int mode)
 }
 SYSCALL_DEFINE2(chmod, const char *, int);
 
-/* A directory descriptor is changed through its path; only tmpfs files and directories change. */
+/*
+ * What an attribute change through a descriptor changes: a directory by
+ * its path (*rel), a tmpfs file by the file itself (*rel NULL); -EROFS for
+ * a directory elsewhere (the file's own tmpfs call refuses other files).
+ */
+static int fd_target(struct file *f, const char **rel)
+{
+	const char *dir = dir_path(f);
+
+	*rel = dir ? tmpfs_rel(dir) : NULL;
+	return dir && !*rel ? -EROFS : 0;
+}
+
 long sys_fchmod(int fd, int mode)
 {
 	struct file *f = fget(fd);
-	const char *dir, *rel;
+	const char *rel;
 	long err;
 
 	if (!f)
 		return -EBADF;
-	dir = dir_path(f);
-	if (dir)
-		err = (rel = tmpfs_rel(dir)) ? tmpfs_chmod(rel, NULL, (u32)mode) : -EROFS;
-	else
-		err = tmpfs_chmod(NULL, f, (u32)mode);
+	err = fd_target(f, &rel);
+	if (!err)
+		err = tmpfs_chmod(rel, rel ? NULL : f, (u32)mode);
 	fput(f);
 	return err;
 }
 SYSCALL_DEFINE2(fchmod, int, int);
+
+/* utimensat's nanosecond markers (Linux's include/uapi/linux/stat.h). */
+#define UTIME_NOW  ((1L << 30) - 1)
+#define UTIME_OMIT ((1L << 30) - 2)
+
+/* A user timespec as tmpfs_set_times takes it; false if Linux would refuse it (or, before 1970, we do). */
+static bool utime_of(const struct k_timespec *t, u64 *ns)
+{
+	if (t->tv_nsec == UTIME_NOW || t->tv_nsec == UTIME_OMIT) {
+		*ns = t->tv_nsec == UTIME_NOW ? TMPFS_TIME_NOW : TMPFS_TIME_OMIT;
+		return true;
+	}
+	if (!timespec_valid(t))
+		return false;
+	*ns = timespec_to_ns(t);
+	return *ns < TMPFS_TIME_OMIT;
+}
+
+static long utimes_fd(int fd, const u64 times[2])
+{
+	struct file *f = fget(fd);
+	const char *rel;
+	long err;
+
+	if (!f)
+		return -EBADF;
+	err = fd_target(f, &rel);
+	if (!err && (times[0] != TMPFS_TIME_OMIT || times[1] != TMPFS_TIME_OMIT))
+		err = tmpfs_set_times(rel, rel ? NULL : f, times);
+	fput(f);
+	return err;
+}
+
+/*
+ * Linux's order: the times (-EFAULT, -EINVAL), then a NULL path with a
+ * descriptor (futimens; no flags), then the flags and the path. Two
+ * UTIME_OMITs change nothing once the file is found.
+ */
+long sys_utimensat(int dfd, const char *upath, const struct k_timespec *utimes, int flags)
+{
+	u64 times[2] = { TMPFS_TIME_NOW, TMPFS_TIME_NOW };
+	struct k_timespec t[2];
+	struct name n = { 0 };
+	char *path;
+	int err;
+
+	if (utimes) {
+		if (copy_from_user(t, utimes, sizeof(t)))
+			return -EFAULT;
+		if (!utime_of(&t[0], &times[0]) || !utime_of(&t[1], &times[1]))
+			return -EINVAL;
+	}
+	if (!upath && dfd != AT_FDCWD)
+		return flags ? -EINVAL : utimes_fd(dfd, times);
+	if (flags & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
+		return -EINVAL;
+	path = getname_user(upath, flags & AT_EMPTY_PATH, &err);
+	if (!path)
+		return err;
+	if (!path[0] && dfd != AT_FDCWD) {
+		kfree(path);
+		return utimes_fd(dfd, times);
+	}
+	err = name_walk(dfd, path[0] ? path : ".", !(flags & AT_SYMLINK_NOFOLLOW), &n);
+	kfree(path);
+	if (!err && !n.exists)
+		err = -ENOENT;
+	else if (!err && times[0] == TMPFS_TIME_OMIT && times[1] == TMPFS_TIME_OMIT)
+		err = 0;
+	else if (!err && !n.rel)
+		err = -EROFS;
+	else if (!err)
+		err = tmpfs_set_times(n.rel, NULL, times);
+	name_put(&n);
+	return err;
+}
+SYSCALL_DEFINE4(utimensat, int, const char *, const struct k_timespec *, int);

@@ -29,4 +29,8 @@ long sys_fchmodat(int dfd, const char *upath, int mode);
 long sys_chmod(const char *upath, int mode);
 long sys_fchmod(int fd, int mode);
 
+struct k_timespec;
+/* atime and mtime of a tmpfs file: times[2] or now, UTIME_NOW/UTIME_OMIT as Linux. */
+long sys_utimensat(int dfd, const char *upath, const struct k_timespec *times, int flags);
+
 #endif

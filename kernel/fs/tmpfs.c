@@ -4,6 +4,11 @@
  * memory of read and write (they may fault and sleep). An inode lives
  * while it has a name (nlink) or an open file (opens); the last of the
  * two to go frees its pages, as Linux's shmem_evict_inode.
+ *
+ * Timestamps follow Linux's tmpfs: a write or a size change sets mtime
+ * and ctime, a new or removed name sets its directory's, a link count or
+ * mode change sets ctime, and reads set atime under relatime (only when
+ * atime is not already after mtime and ctime, or is a day old).
  */
 #include "fs/tmpfs.h"
 
@@ -17,9 +22,17 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 #include "mm/heap.h"
+#include "proc/sys_time.h"
+#include "time/realtime.h"
 
 #define TMPFS_PAGE     4096
-#define TMPFS_MAX_SIZE ((s64)1 << 40) /* bytes per file; more is -EFBIG */
+#define TMPFS_MAX_SIZE ((s64)1 << 40)		  /* bytes per file; more is -EFBIG */
+#define RELATIME_NS    (24 * 3600 * NSEC_PER_SEC) /* an atime older than this is renewed */
+
+/* Which timestamps stamp() sets. */
+#define T_ACCESS 1u
+#define T_MODIFY 2u
+#define T_CHANGE 4u
 
 struct tmpfs_inode;
 
@@ -40,6 +53,7 @@ struct tmpfs_inode {
 	size_t nslots;
 	char *target;		       /* a symlink's */
 	struct tmpfs_dirent *children; /* a directory's, oldest first */
+	u64 atime, mtime, ctime;       /* ns since the epoch */
 };
 
 static struct sleeplock tmpfs_lock;
@@ -50,6 +64,28 @@ static const char zero_page[TMPFS_PAGE];
 
 static const struct file_ops tmpfs_file_ops;
 
+/* Sets the timestamps in what (T_*) to now. Lock held (or the inode not yet shared). */
+static void stamp(struct tmpfs_inode *ip, unsigned int what)
+{
+	u64 now = clock_realtime_ns();
+
+	if (what & T_ACCESS)
+		ip->atime = now;
+	if (what & T_MODIFY)
+		ip->mtime = now;
+	if (what & T_CHANGE)
+		ip->ctime = now;
+}
+
+/* A read or a directory listing: atime renewed as Linux's relatime does. Lock held. */
+static void accessed(struct tmpfs_inode *ip)
+{
+	u64 now = clock_realtime_ns();
+
+	if (ip->mtime >= ip->atime || ip->ctime >= ip->atime || now - ip->atime >= RELATIME_NS)
+		ip->atime = now;
+}
+
 static struct tmpfs_inode *inode_new(u32 mode)
 {
 	struct tmpfs_inode *ip = kzalloc(sizeof(*ip));
@@ -59,6 +95,7 @@ static struct tmpfs_inode *inode_new(u32 mode)
 	ip->ino = next_ino++;
 	ip->mode = mode;
 	ip->nlink = S_ISDIR(mode) ? 2 : 1;
+	stamp(ip, T_ACCESS | T_MODIFY | T_CHANGE);
 	live_inodes++;
 	return ip;
 }
@@ -179,6 +216,7 @@ static int dir_add(struct tmpfs_inode *dir, const char *name, size_t len, struct
 	for (tail = &dir->children; *tail; tail = &(*tail)->next)
 		;
 	*tail = d;
+	stamp(dir, T_MODIFY | T_CHANGE);
 	return 0;
 }
 
@@ -188,9 +226,15 @@ static void dir_remove(struct tmpfs_inode *dir, struct tmpfs_dirent *victim)
 		if (*p == victim) {
 			*p = victim->next;
 			kfree(victim);
+			stamp(dir, T_MODIFY | T_CHANGE);
 			return;
 		}
 	}
+}
+
+static struct kstat_time kstat_time_of(u64 ns)
+{
+	return (struct kstat_time){ (s64)(ns / NSEC_PER_SEC), (s64)(ns % NSEC_PER_SEC) };
 }
 
 static void fill_kstat(const struct tmpfs_inode *ip, struct kstat *st)
@@ -206,6 +250,9 @@ static void fill_kstat(const struct tmpfs_inode *ip, struct kstat *st)
 	st->st_size = S_ISDIR(ip->mode) ? 40 : (s64)ip->size; /* Linux's tmpfs: 20 per entry */
 	st->st_blksize = TMPFS_PAGE;
 	st->st_blocks = (s64)pages * (TMPFS_PAGE / 512);
+	st->st_atim = kstat_time_of(ip->atime);
+	st->st_mtim = kstat_time_of(ip->mtime);
+	st->st_ctim = kstat_time_of(ip->ctime);
 }
 
 int tmpfs_lookup(const char *rel, struct fs_node *n)
@@ -246,6 +293,7 @@ long tmpfs_readlink(const char *rel, char *buf, size_t size)
 	else if (ip) {
 		n = (long)MIN(ip->size, size);
 		memcpy(buf, ip->target, (size_t)n);
+		accessed(ip);
 	}
 	sleeplock_release(&tmpfs_lock);
 	return n;
@@ -274,6 +322,8 @@ static int set_size(struct tmpfs_inode *ip, s64 length)
 		return -EINVAL;
 	if (length > TMPFS_MAX_SIZE)
 		return -EFBIG;
+	if ((u64)length != ip->size)
+		stamp(ip, T_MODIFY | T_CHANGE);
 	if ((u64)length < ip->size) {
 		size_t off = (size_t)length % TMPFS_PAGE;
 
@@ -316,9 +366,11 @@ struct file *tmpfs_open(const char *rel, unsigned int flags, u32 mode, int *err)
 		*err = S_ISDIR(ip->mode) ? -EISDIR : -ELOOP;
 		goto fail;
 	}
-	/* Linux truncates for O_TRUNC even with O_RDONLY. */
-	if (flags & O_TRUNC)
+	/* Linux truncates for O_TRUNC even with O_RDONLY, and stamps the file even if it was empty. */
+	if (flags & O_TRUNC) {
 		set_size(ip, 0);
+		stamp(ip, T_MODIFY | T_CHANGE);
+	}
 	f = file_alloc(&tmpfs_file_ops, flags, ip);
 	if (!f) {
 		*err = -ENOMEM;
@@ -358,6 +410,7 @@ static long tmpfs_pread(struct file *f, struct iov_iter *to, s64 pos)
 		if (got < want)
 			break;
 	}
+	accessed(ip);
 	sleeplock_release(&tmpfs_lock);
 	if (!done && iov_iter_count(to) && (u64)pos < ip->size)
 		return -EFAULT;
@@ -426,6 +479,8 @@ static long tmpfs_write_at(struct file *f, struct iov_iter *from, s64 pos, s64 *
 			break;
 		}
 	}
+	if (done)
+		stamp(ip, T_MODIFY | T_CHANGE);
 	sleeplock_release(&tmpfs_lock);
 	*end = pos;
 	return done ? (long)done : err;
@@ -500,6 +555,7 @@ int tmpfs_readdir(const char *rel, size_t *cookie, char *buf, size_t size)
 
 		for (d = dir->children; d && i < *cookie; d = d->next)
 			i++;
+		accessed(dir);
 	}
 	if (d && d->len < size) {
 		memcpy(buf, d->name, d->len + 1);
@@ -565,6 +621,7 @@ static void remove_file_entry(struct tmpfs_inode *parent, struct tmpfs_dirent *d
 
 	dir_remove(parent, d);
 	ip->nlink--;
+	stamp(ip, T_CHANGE);
 	inode_put_if_unused(ip);
 }
 
@@ -624,8 +681,10 @@ int tmpfs_link(const char *old_rel, const char *new_rel)
 		err = -EEXIST;
 	if (!err)
 		err = dir_add(dir, name, len, ip);
-	if (!err)
+	if (!err) {
 		ip->nlink++;
+		stamp(ip, T_CHANGE);
+	}
 	sleeplock_release(&tmpfs_lock);
 	return err;
 }
@@ -728,6 +787,10 @@ int tmpfs_rename(const char *old_rel, const char *new_rel, unsigned int flags)
 
 		od->inode = nd->inode;
 		nd->inode = old;
+		stamp(odir, T_MODIFY | T_CHANGE);
+		stamp(ndir, T_MODIFY | T_CHANGE);
+		stamp(old, T_CHANGE);
+		stamp(od->inode, T_CHANGE);
 		if (odir != ndir && odir_is != ndir_is) {
 			/* A directory changed parents: move its ".." link. */
 			if (odir_is) {
@@ -744,6 +807,8 @@ int tmpfs_rename(const char *old_rel, const char *new_rel, unsigned int flags)
 		struct tmpfs_inode *victim = nd->inode;
 
 		nd->inode = old;
+		stamp(ndir, T_MODIFY | T_CHANGE);
+		stamp(victim, T_CHANGE);
 		if (S_ISDIR(victim->mode)) {
 			ndir->nlink--;
 			victim->nlink = 0;
@@ -757,6 +822,7 @@ int tmpfs_rename(const char *old_rel, const char *new_rel, unsigned int flags)
 			goto out;
 	}
 	dir_remove(odir, od);
+	stamp(old, T_CHANGE);
 	if (S_ISDIR(old->mode)) {
 		odir->nlink--;
 		ndir->nlink++;
@@ -774,8 +840,30 @@ int tmpfs_chmod(const char *rel, struct file *f, u32 mode)
 		return -EROFS;
 	sleeplock_acquire(&tmpfs_lock);
 	ip = f ? inode_of(f) : lookup(rel);
-	if (ip)
+	if (ip) {
 		ip->mode = (ip->mode & S_IFMT) | (mode & 07777);
+		stamp(ip, T_CHANGE);
+	}
+	sleeplock_release(&tmpfs_lock);
+	return ip ? 0 : -ENOENT;
+}
+
+int tmpfs_set_times(const char *rel, struct file *f, const u64 times[2])
+{
+	struct tmpfs_inode *ip;
+	u64 now = clock_realtime_ns();
+
+	if (f && f->ops != &tmpfs_file_ops)
+		return -EROFS;
+	sleeplock_acquire(&tmpfs_lock);
+	ip = f ? inode_of(f) : lookup(rel);
+	if (ip) {
+		if (times[0] != TMPFS_TIME_OMIT)
+			ip->atime = times[0] == TMPFS_TIME_NOW ? now : times[0];
+		if (times[1] != TMPFS_TIME_OMIT)
+			ip->mtime = times[1] == TMPFS_TIME_NOW ? now : times[1];
+		ip->ctime = now;
+	}
 	sleeplock_release(&tmpfs_lock);
 	return ip ? 0 : -ENOENT;
 }

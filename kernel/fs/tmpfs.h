@@ -61,6 +61,17 @@ int tmpfs_rename(const char *old_rel, const char *new_rel, unsigned int flags);
 /* chmod: the permission bits of rel, or of open file f if not NULL (-EROFS if not a tmpfs file). */
 int tmpfs_chmod(const char *rel, struct file *f, u32 mode);
 
+/* What tmpfs_set_times takes beside a time in ns since the epoch. */
+#define TMPFS_TIME_NOW	(~0ULL)	    /* the wall clock's now */
+#define TMPFS_TIME_OMIT (~0ULL - 1) /* left as it is */
+
+/*
+ * utimensat on the file at rel (or the open tmpfs file f when rel is
+ * NULL): atime and mtime become times[0] and times[1], ctime now.
+ * -ENOENT if rel names nothing, -EROFS for an f of another file system.
+ */
+int tmpfs_set_times(const char *rel, struct file *f, const u64 times[2]);
+
 /* truncate(2) by path: -ENOENT, -EISDIR, -EINVAL (not a regular file), -EFBIG, -ENOSPC. */
 int tmpfs_truncate_path(const char *rel, s64 length);
 /* ftruncate(2) of an open file: -EINVAL when f is not a tmpfs file open for writing. */

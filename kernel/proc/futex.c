@@ -28,6 +28,7 @@
 #include "proc/syscall.h"
 #include "sched/task.h"
 #include "sched/wait.h"
+#include "time/realtime.h"
 
 struct futex_bucket {
 	struct spinlock lock;

@@ -3,7 +3,7 @@
  * time, nanosleep, clock_nanosleep. Every clock runs on the kernel clock
  * (arch_clock_ns, the calibrated TSC, 1 ns resolution): MONOTONIC and its
  * RAW and COARSE variants and BOOTTIME are it (nothing suspends here);
- * REALTIME adds the RTC's date, read once (arch_rtc_seconds); the CPU-time
+ * REALTIME adds the RTC's date (time/realtime.c); the CPU-time
  * clocks are the scheduler's exact runtimes. Sleeps go through
  * sched/timed_wait.h: off the CPU, woken by CPU 0's tick, ended early by
  * a signal.
@@ -14,49 +14,12 @@
 #include <arch/uaccess.h>
 
 #include "lib/errno.h"
-#include "lib/spinlock.h"
 #include "proc/process.h"
 #include "proc/sys_info.h"
 #include "proc/syscall.h"
 #include "sched/task.h"
 #include "sched/timed_wait.h"
-
-/* ---------------------------------------------------------------- the wall clock */
-
-static struct spinlock realtime_lock = SPINLOCK_INIT;
-static bool realtime_ready;
-static u64 realtime_offset; /* CLOCK_REALTIME - arch_clock_ns(), ns */
-
-void clock_realtime_init(void)
-{
-	unsigned long flags;
-	u64 secs, now, wall;
-
-	if (__atomic_load_n(&realtime_ready, __ATOMIC_ACQUIRE))
-		return;
-	/* Read outside our lock: the RTC may make us wait out an update. */
-	secs = arch_rtc_seconds();
-	now = arch_clock_ns();
-	wall = secs < KTIME_MAX / NSEC_PER_SEC ? secs * NSEC_PER_SEC : KTIME_MAX;
-	flags = spin_lock_irqsave(&realtime_lock);
-	if (!realtime_ready) {
-		/* An RTC at 0 (unusable) makes REALTIME the uptime, never negative. */
-		realtime_offset = wall > now ? wall - now : 0;
-		__atomic_store_n(&realtime_ready, true, __ATOMIC_RELEASE);
-	}
-	spin_unlock_irqrestore(&realtime_lock, flags);
-}
-
-u64 clock_realtime_offset_ns(void)
-{
-	clock_realtime_init();
-	return realtime_offset;
-}
-
-u64 clock_realtime_ns(void)
-{
-	return clock_realtime_offset_ns() + arch_clock_ns();
-}
+#include "time/realtime.h"
 
 /* ---------------------------------------------------------------- reading clocks */
 

@@ -1,8 +1,8 @@
 /*
  * Time as user space sees it (sys_time.c): Linux's clock ids and the
  * timespec/timeval layouts of the x86-64 ABI, with the pure checks and
- * conversions the system calls share (host-tested), and the clocks
- * futex timeouts read.
+ * conversions the system calls share (host-tested); the wall clock
+ * itself is time/realtime.h.
  */
 #ifndef FULCRUM_PROC_SYS_TIME_H
 #define FULCRUM_PROC_SYS_TIME_H
@@ -87,19 +87,5 @@ static inline u64 realtime_to_clock(u64 realtime_ns, u64 realtime_offset_ns)
 {
 	return realtime_ns > realtime_offset_ns ? realtime_ns - realtime_offset_ns : 0;
 }
-
-/* ---------------------------------------------------------------- sys_time.c */
-
-/*
- * Nanoseconds since the epoch: the RTC's reading (once, at first use)
- * plus the kernel clock since then. 0 + uptime when the RTC is unusable.
- */
-u64 clock_realtime_ns(void);
-
-/* What CLOCK_REALTIME adds to the kernel clock (arch_clock_ns), in ns. */
-u64 clock_realtime_offset_ns(void);
-
-/* Reads the RTC and fixes the realtime offset; later calls do nothing. Called at boot if wanted. */
-void clock_realtime_init(void);
 
 #endif

@@ -177,6 +177,7 @@
 #define SYS_ppoll		   271
 #define SYS_set_robust_list	   273
 #define SYS_get_robust_list	   274
+#define SYS_utimensat		   280
 #define SYS_epoll_pwait		   281
 #define SYS_timerfd_create	   283
 #define SYS_eventfd		   284

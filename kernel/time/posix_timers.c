@@ -23,6 +23,7 @@
 #include "proc/sys_time.h"
 #include "proc/syscall.h"
 #include "time/hrtimer.h"
+#include "time/realtime.h"
 
 #define SIGEV_SIGNAL	     0
 #define SIGEV_NONE	     1

@@ -25,6 +25,7 @@
 #include "proc/syscall.h"
 #include "sched/task.h"
 #include "sched/wait.h"
+#include "time/realtime.h"
 
 #define TFD_TIMER_ABSTIME	1
 #define TFD_TIMER_CANCEL_ON_SET 2

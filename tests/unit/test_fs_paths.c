@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "fake_arch.h"
 #include "fake_current.h"
 #include "fake_uaccess.h"
 #include "fs/cwd.h"
@@ -447,6 +448,116 @@ START_TEST(test_tmpfs_file)
 }
 END_TEST
 
+/* Nanoseconds of a stat timestamp. */
+static u64 ts_ns(struct kstat_time t)
+{
+	return (u64)t.tv_sec * 1000000000ULL + (u64)t.tv_nsec;
+}
+
+/* The stat of a tmpfs path (the test fails if it is missing). */
+static struct kstat tmp_stat(const char *path)
+{
+	struct kstat st;
+
+	ck_assert_int_eq(sys_stat(path, &st), 0);
+	return st;
+}
+
+/* tmpfs timestamps as Linux's tmpfs keeps them, on the fake clock (steps of 1 s and a day). */
+START_TEST(test_tmpfs_times)
+{
+	const u64 sec = 1000000000ULL, day = 24 * 3600 * sec, saved = fake_clock_ns;
+	u64 t0, c0, wrote, read;
+	struct kstat f, d;
+	char buf[4];
+	long fd;
+
+#define NOW() (t0 + (fake_clock_ns - c0)) /* the wall clock, from the file's birth */
+	tmpfs_init(0);
+	ck_assert_int_eq(tmpfs_mkdir("td", 0755), 0);
+	c0 = fake_clock_ns;
+	fd = sys_open("/tmp/td/f", O_RDWR | O_CREAT, 0644);
+	ck_assert_int_ge(fd, 0);
+	f = tmp_stat("/tmp/td/f");
+	d = tmp_stat("/tmp/td");
+	t0 = ts_ns(f.st_mtim);
+	/* A new file: all three now, and so are its directory's mtime and ctime. */
+	ck_assert_uint_ge(t0, fake_rtc_seconds * sec);
+	ck_assert_uint_eq(ts_ns(f.st_atim), t0);
+	ck_assert_uint_eq(ts_ns(f.st_ctim), t0);
+	ck_assert_uint_eq(ts_ns(d.st_mtim), t0);
+	ck_assert_uint_eq(ts_ns(d.st_ctim), t0);
+
+	/* A write sets mtime and ctime to the clock, not atime; an empty one sets nothing. */
+	fake_clock_ns += sec + 5;
+	ck_assert_int_eq(sys_write((int)fd, "abc", 3), 3);
+	wrote = NOW();
+	f = tmp_stat("/tmp/td/f");
+	ck_assert_uint_eq(ts_ns(f.st_mtim), wrote);
+	ck_assert_uint_eq(ts_ns(f.st_ctim), wrote);
+	ck_assert_uint_eq(ts_ns(f.st_atim), t0);
+	fake_clock_ns += sec;
+	ck_assert_int_eq(sys_write((int)fd, "", 0), 0);
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td/f").st_mtim), wrote);
+
+	/* relatime: a read renews an atime older than mtime, then not again until a day passed. */
+	ck_assert_int_eq(sys_pread64((int)fd, buf, sizeof(buf), 0), 3);
+	read = NOW();
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td/f").st_atim), read);
+	fake_clock_ns += sec;
+	ck_assert_int_eq(sys_pread64((int)fd, buf, sizeof(buf), 0), 3);
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td/f").st_atim), read);
+	fake_clock_ns += day;
+	ck_assert_int_eq(sys_pread64((int)fd, buf, sizeof(buf), 0), 3);
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td/f").st_atim), NOW());
+
+	/* chmod changes ctime only; a truncate to the same size changes nothing. */
+	fake_clock_ns += sec;
+	ck_assert_int_eq(tmpfs_chmod("td/f", NULL, 0600), 0);
+	f = tmp_stat("/tmp/td/f");
+	ck_assert_uint_eq(ts_ns(f.st_ctim), NOW());
+	ck_assert_uint_eq(ts_ns(f.st_mtim), wrote);
+	fake_clock_ns += sec;
+	ck_assert_int_eq(tmpfs_truncate_path("td/f", 3), 0);
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td/f").st_mtim), wrote);
+
+	/* A new link: the file's ctime and its directory's mtime, not the file's mtime. */
+	fake_clock_ns += sec;
+	ck_assert_int_eq(tmpfs_link("td/f", "td/g"), 0);
+	f = tmp_stat("/tmp/td/f");
+	ck_assert_uint_eq(ts_ns(f.st_ctim), NOW());
+	ck_assert_uint_eq(ts_ns(f.st_mtim), wrote);
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td").st_mtim), NOW());
+
+	/* A truncate that changes the size sets mtime and ctime. */
+	fake_clock_ns += sec;
+	ck_assert_int_eq(tmpfs_truncate_path("td/f", 1), 0);
+	wrote = NOW();
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td/f").st_mtim), wrote);
+
+	/* A rename: both directories and the moved file's ctime; its mtime stays. */
+	fake_clock_ns += sec;
+	ck_assert_int_eq(tmpfs_rename("td/g", "h", 0), 0);
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td").st_mtim), NOW());
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp").st_mtim), NOW());
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/h").st_ctim), NOW());
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/h").st_mtim), wrote);
+
+	/* An unlink: the directory, and the ctime of the file that keeps a name. */
+	fake_clock_ns += sec;
+	ck_assert_int_eq(tmpfs_unlink("h"), 0);
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp/td/f").st_ctim), NOW());
+	ck_assert_uint_eq(ts_ns(tmp_stat("/tmp").st_mtim), NOW());
+#undef NOW
+
+	sys_close((int)fd);
+	ck_assert_int_eq(tmpfs_unlink("td/f"), 0);
+	ck_assert_int_eq(tmpfs_rmdir("td"), 0);
+	tmpfs_exit();
+	fake_clock_ns = saved;
+}
+END_TEST
+
 START_TEST(test_pread_pwrite)
 {
 	char buf[32] = { 0 };
@@ -505,6 +616,7 @@ Suite *fs_paths_suite(void)
 	tcase_add_test(paths, test_cwd);
 	tcase_add_test(paths, test_pread_pwrite);
 	tcase_add_test(paths, test_tmpfs_file);
+	tcase_add_test(paths, test_tmpfs_times);
 	suite_add_tcase(s, paths);
 	return s;
 }

@@ -3,8 +3,8 @@
  * (Fulcrum's tmpfs; on Linux whatever /tmp is): open with O_CREAT, O_EXCL,
  * O_TRUNC and O_APPEND, read/write/lseek/pwrite, ftruncate and truncate,
  * unlink with the file still open, mkdir/rmdir, rename and renameat2,
- * link, symlink and readlink, getdents64 through readdir, umask, and the
- * memory given back. Results and errors as Linux gives them. Runs on Linux and
+ * link, symlink and readlink, getdents64 through readdir, umask, mtime
+ * and ctime, utimensat, and the memory given back. Results and errors as Linux gives them. Runs on Linux and
  * Fulcrum.
  */
 #define _GNU_SOURCE
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -487,6 +488,132 @@ static const char *chmod_calls(void)
 	return NULL;
 }
 
+/* A stat timestamp in ns. */
+static long long ts_ns(struct timespec t)
+{
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static long long realtime_ns(void)
+{
+	struct timespec t;
+
+	raw2(SYS_clock_gettime, CLOCK_REALTIME, &t);
+	return ts_ns(t);
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec t = { 0, ms * 1000000L };
+
+	raw2(SYS_nanosleep, &t, NULL);
+}
+
+/*
+ * mtime and ctime on the wall clock: a new file is stamped now, a write
+ * moves both, chmod moves ctime alone, a new name moves its directory's.
+ * Linux stamps with the clock of its last tick, so "now" has a margin of
+ * SLACK; the pauses are longer than a tick. atime is left out (a /tmp
+ * mounted noatime never sets it).
+ */
+#define SLACK_NS 20000000LL
+static const char *timestamps(void)
+{
+	long long before, after, created;
+	struct stat st, dir;
+
+	before = realtime_ns();
+	EXPECT_EQ(put_file(P("ts"), "x"), 1);
+	after = realtime_ns();
+	EXPECT_EQ(raw2(SYS_stat, P("ts"), &st), 0);
+	created = ts_ns(st.st_mtim);
+	EXPECT(created >= before - SLACK_NS && created <= after + SLACK_NS,
+	       "mtime %lld ns, not between %lld and %lld", created, before, after);
+	EXPECT(ts_ns(st.st_ctim) == created, "ctime %lld != mtime %lld", ts_ns(st.st_ctim), created);
+	EXPECT_EQ(raw2(SYS_stat, top, &dir), 0);
+	EXPECT(ts_ns(dir.st_mtim) >= before - SLACK_NS && ts_ns(dir.st_mtim) <= after + SLACK_NS,
+	       "directory mtime %lld, not between %lld and %lld", ts_ns(dir.st_mtim), before, after);
+
+	pause_ms(50);
+	EXPECT_EQ(put_file(P("ts"), "yz"), 2);
+	EXPECT_EQ(raw2(SYS_stat, P("ts"), &st), 0);
+	EXPECT(ts_ns(st.st_mtim) > created, "mtime %lld not after %lld once rewritten",
+	       ts_ns(st.st_mtim), created);
+	EXPECT(ts_ns(st.st_ctim) == ts_ns(st.st_mtim), "ctime %lld != mtime %lld after a write",
+	       ts_ns(st.st_ctim), ts_ns(st.st_mtim));
+	created = ts_ns(st.st_mtim);
+
+	pause_ms(50);
+	EXPECT_EQ(raw2(SYS_chmod, P("ts"), 0600), 0);
+	EXPECT_EQ(raw2(SYS_stat, P("ts"), &st), 0);
+	EXPECT(ts_ns(st.st_mtim) == created, "chmod moved mtime to %lld", ts_ns(st.st_mtim));
+	EXPECT(ts_ns(st.st_ctim) > created, "chmod left ctime at %lld", ts_ns(st.st_ctim));
+	raw1(SYS_unlink, P("ts"));
+	return NULL;
+}
+
+#define UTIME_NOW_	     ((1L << 30) - 1)
+#define UTIME_OMIT_	     ((1L << 30) - 2)
+#define AT_SYMLINK_NOFOLLOW_ 0x100
+#define AT_EMPTY_PATH_	     0x1000
+
+/* utimensat and futimens: given times, UTIME_NOW and UTIME_OMIT, links, and Linux's errors. */
+static const char *utimensat_calls(void)
+{
+	struct timespec t[2] = { { 1000, 500 }, { 2000, 7 } };
+	long long before;
+	struct stat st, lst;
+	int fd;
+
+	EXPECT_EQ(put_file(P("u"), "x"), 1);
+	before = realtime_ns();
+	EXPECT_EQ(raw4(SYS_utimensat, AT_FDCWD_, P("u"), t, 0), 0);
+	EXPECT_EQ(raw2(SYS_stat, P("u"), &st), 0);
+	EXPECT(ts_ns(st.st_atim) == 1000000000500LL && ts_ns(st.st_mtim) == 2000000000007LL,
+	       "atime %lld mtime %lld, want 1000.000000500 and 2000.000000007", ts_ns(st.st_atim),
+	       ts_ns(st.st_mtim));
+	EXPECT(ts_ns(st.st_ctim) >= before - SLACK_NS, "ctime %lld not moved to now (%lld)",
+	       ts_ns(st.st_ctim), before);
+	/* UTIME_OMIT keeps atime, UTIME_NOW sets mtime, through a descriptor (futimens). */
+	t[0].tv_nsec = UTIME_OMIT_;
+	t[1].tv_nsec = UTIME_NOW_;
+	fd = (int)EXPECT_OK(raw3(SYS_open, P("u"), O_RDONLY, 0));
+	EXPECT_EQ(raw4(SYS_utimensat, fd, NULL, t, 0), 0);
+	EXPECT_EQ(raw2(SYS_fstat, fd, &st), 0);
+	EXPECT(ts_ns(st.st_atim) == 1000000000500LL, "UTIME_OMIT changed atime to %lld",
+	       ts_ns(st.st_atim));
+	EXPECT(ts_ns(st.st_mtim) >= before - SLACK_NS, "UTIME_NOW gave mtime %lld",
+	       ts_ns(st.st_mtim));
+	/* No times: both now; AT_EMPTY_PATH with "" is the descriptor. */
+	EXPECT_EQ(raw4(SYS_utimensat, fd, "", NULL, AT_EMPTY_PATH_), 0);
+	EXPECT_EQ(raw2(SYS_fstat, fd, &st), 0);
+	EXPECT(ts_ns(st.st_atim) >= before - SLACK_NS, "atime %lld after times NULL",
+	       ts_ns(st.st_atim));
+	/* AT_SYMLINK_NOFOLLOW sets the link's own times, not its target's. */
+	EXPECT_EQ(raw2(SYS_symlink, "u", P("ul")), 0);
+	t[0] = (struct timespec){ 3000, 0 };
+	t[1] = (struct timespec){ 4000, 0 };
+	EXPECT_EQ(raw4(SYS_utimensat, AT_FDCWD_, P("ul"), t, AT_SYMLINK_NOFOLLOW_), 0);
+	EXPECT_EQ(raw2(SYS_lstat, P("ul"), &lst), 0);
+	EXPECT_EQ(raw2(SYS_stat, P("u"), &st), 0);
+	EXPECT(ts_ns(lst.st_mtim) == 4000000000000LL, "the link's mtime %lld", ts_ns(lst.st_mtim));
+	EXPECT(ts_ns(st.st_mtim) != 4000000000000LL, "the target's mtime changed through NOFOLLOW");
+	/* Errors, in Linux's order. */
+	t[0].tv_nsec = 1000000000;
+	EXPECT_ERR(raw4(SYS_utimensat, AT_FDCWD_, P("u"), t, 0), EINVAL);
+	t[0].tv_nsec = 0;
+	EXPECT_ERR(raw4(SYS_utimensat, AT_FDCWD_, P("u"), t, 0x8000), EINVAL);
+	EXPECT_ERR(raw4(SYS_utimensat, fd, NULL, t, AT_SYMLINK_NOFOLLOW_), EINVAL);
+	EXPECT_ERR(raw4(SYS_utimensat, AT_FDCWD_, P("missing"), t, 0), ENOENT);
+	EXPECT_ERR(raw4(SYS_utimensat, 9999, NULL, t, 0), EBADF);
+	EXPECT_ERR(raw4(SYS_utimensat, AT_FDCWD_, P("u"), BAD_PTR_LOW, 0), EFAULT);
+	EXPECT_ERR(raw4(SYS_utimensat, AT_FDCWD_, BAD_PTR_LOW, t, 0), EFAULT);
+	raw1(SYS_close, fd);
+	raw1(SYS_unlink, P("ul"));
+	raw1(SYS_unlink, P("u"));
+	return NULL;
+}
+
 static const struct test_case cases[] = {
 	{ "create_write_read", create_write_read },
 	{ "trunc_append", trunc_append },
@@ -500,6 +627,8 @@ static const struct test_case cases[] = {
 	{ "memory_given_back", memory_given_back },
 	{ "umask", umask_calls },
 	{ "chmod", chmod_calls },
+	{ "timestamps", timestamps },
+	{ "utimensat", utimensat_calls },
 };
 
 int main(int argc, char **argv)

@@ -64,6 +64,13 @@ u64 arch_clock_ns(void)
 {
 	return fake_clock_ns;
 }
+
+/* The RTC's date: the wall clock (time/realtime.c) reads it once. */
+uint64_t fake_rtc_seconds = 1700000000;
+u64 arch_rtc_seconds(void)
+{
+	return fake_rtc_seconds;
+}
 /* The one-shot timer: remembers what it was armed for, and how often. */
 u64 fake_timer_deadline;
 unsigned int fake_timer_programs;

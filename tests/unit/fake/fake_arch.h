@@ -8,6 +8,7 @@
 
 /* What arch_clock_ns() returns. */
 extern uint64_t fake_clock_ns;
+extern uint64_t fake_rtc_seconds; /* read once, at the wall clock's first use */
 
 /* The last deadline arch_timer_program() was given, and how many times it was called. */
 extern uint64_t fake_timer_deadline;
