@@ -442,6 +442,43 @@ START_TEST(test_newidle_pulls_one_task)
 }
 END_TEST
 
+/*
+ * One task even when the imbalance is worth four: eight tasks on CPU 0 of
+ * two packages, CPU 2 newly idle. Its own package has nothing; the NODE
+ * level's imbalance is half of package 0's 8192 over two CPUs, but a CPU
+ * going idle takes one task and runs it rather than hold both queue locks
+ * for more (the periodic balancer moves the rest).
+ */
+START_TEST(test_newidle_pulls_one_task_of_a_larger_imbalance)
+{
+	unsigned long imbalance = 0;
+	struct rq *rq;
+
+	bsim_start(machine_grid(2, 2, 1, 1));
+	for (int i = 0; i < 8; i++)
+		bsim_task(0);
+	sim_schedule(0);
+	bsim_publish();
+	ck_assert_ptr_nonnull(balance_find_busiest_group(2, bsim_sd_named(2, "NODE"),
+							 CPU_NEWLY_IDLE, &imbalance));
+	ck_assert_uint_ge(imbalance, 2 * NICE_0_LOAD);
+	rq = cpu_rq(2);
+	rq->avg_idle = rq_initial_avg_idle();
+	fake_cpu_id = 2;
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	idle_balance_fair(rq);
+	spin_unlock(&rq->lock);
+	fake_cpu_id = 0;
+	ck_assert_msg(cpu_rq(2)->nr_running == 1,
+		      "newly idle CPU 2 pulled %u tasks of an imbalance of %lu: expected 1 (a newly idle "
+		      "CPU stops after one task)",
+		      cpu_rq(2)->nr_running, imbalance);
+	ck_assert_uint_eq(cpu_rq(0)->nr_running, 7);
+	bsim_stop();
+}
+END_TEST
+
 /* Short idle periods on average: new-idle balancing is not worth it. */
 START_TEST(test_newidle_skipped_when_avg_idle_short)
 {
@@ -573,6 +610,7 @@ Suite *balance_suite(void)
 	tcase_add_test(rules, test_pull_for_another_cpu_of_the_group_reschedules_it);
 	tcase_add_test(spread, test_three_tasks_on_two_cores_share_evenly);
 	tcase_add_test(rules, test_newidle_pulls_one_task);
+	tcase_add_test(rules, test_newidle_pulls_one_task_of_a_larger_imbalance);
 	tcase_add_test(rules, test_newidle_skipped_when_avg_idle_short);
 	suite_add_tcase(s, rules);
 	return s;
