@@ -119,6 +119,7 @@ static int move_tasks(struct lb_env *env)
 
 	if (env->imbalance <= 0)
 		return 0;
+	/* LAB 5 BEGIN move */
 	while (!list_empty(tasks)) {
 		struct task *p = cfs_task_of(tasks->next);
 		unsigned long load = p->load.weight;
@@ -136,6 +137,12 @@ static int move_tasks(struct lb_env *env)
 		if (env->idle == CPU_NEWLY_IDLE || env->imbalance <= 0)
 			break;
 	}
+	/* LAB 5 SKELETON
+	TODO: pull tasks from the front of tasks until env->imbalance has moved (step 4):
+	TODO: can_migrate_task() says which may go; move_queued_task() moves one.
+	(void)tasks;
+	(void)can_migrate_task;
+	   LAB 5 END */
 	env->sd->stats.lb_gained[env->idle] += (u64)pulled;
 	return pulled;
 }
@@ -357,13 +364,14 @@ void trigger_balance_fair(struct rq *rq)
 
 void idle_balance_fair(struct rq *rq)
 {
+	rq->idle_stamp = rq->clock;
+	/* LAB 5 BEGIN newidle */
 	u32 cpu = rq->cpu;
 	u64 next_balance = rq->clock + NSEC_PER_SEC;
 	struct sched_topology *t;
 	struct sched_domain *sd;
 	int pulled = 0;
 
-	rq->idle_stamp = rq->clock;
 	/* Recent idle periods were shorter than a migration is worth: stay put. */
 	if (rq->avg_idle < sysctl_sched_migration_cost)
 		return;
@@ -389,4 +397,8 @@ void idle_balance_fair(struct rq *rq)
 	/* Going idle: a next_balance set while busy (times busy_factor) is too far off. */
 	if (pulled || (s64)(rq->clock - rq->next_balance) > 0)
 		rq->next_balance = next_balance;
+	/* LAB 5 SKELETON
+	TODO: new-idle balancing (step 5): unless avg_idle is short, drop rq->lock and
+	TODO: balance each SD_BALANCE_NEWIDLE domain bottom-up until a task comes.
+	   LAB 5 END */
 }

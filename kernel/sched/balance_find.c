@@ -218,11 +218,12 @@ static void fix_small_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
  */
 static void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
 {
-	unsigned long max_pull, load_above_capacity = ~0UL;
-
 	sds->busiest_load_per_task /= sds->busiest_nr_running;
 	if (sds->group_imb)
 		sds->busiest_load_per_task = MIN(sds->busiest_load_per_task, sds->avg_load);
+	/* LAB 5 BEGIN imbalance */
+	unsigned long max_pull, load_above_capacity = ~0UL;
+
 	if (sds->max_load < sds->avg_load) {
 		env->imbalance = 0;
 		fix_small_imbalance(env, sds);
@@ -241,17 +242,42 @@ static void calculate_imbalance(struct lb_env *env, struct sd_lb_stats *sds)
 				SCHED_POWER_SCALE);
 	if ((unsigned long)env->imbalance < sds->busiest_load_per_task)
 		fix_small_imbalance(env, sds);
+	/* LAB 5 SKELETON
+	TODO: set env->imbalance by the formula above (step 2), with fix_small_imbalance()
+	TODO: when the busiest is below the average or the result is less than one task.
+	env->imbalance = 0;
+	(void)fix_small_imbalance;
+	   LAB 5 END */
 }
 
 /*
- * The decision, in 3.8's order: nothing busier -> balanced; the busiest
- * unbalanced inside, or we newly idle with room while it has none ->
- * imbalance; we as loaded as the busiest or as the domain average ->
- * balanced; an idle CPU leaves a group alone that has no more tasks than
- * CPUs and at most one idle CPU fewer than ours; otherwise the busiest
- * must exceed us by imbalance_pct. Returns the busiest group with
- * env->imbalance set, or NULL.
+ * Is the busiest group worth pulling from? 3.8's order: the busiest
+ * unbalanced inside, or we newly idle with room while it has none -> yes;
+ * we as loaded as the busiest or as the domain average -> no; an idle CPU
+ * leaves a group alone that has no more tasks than CPUs and at most one
+ * idle CPU fewer than ours; otherwise the busiest must exceed us by
+ * imbalance_pct.
  */
+static bool busiest_worth_pulling(const struct lb_env *env, const struct sd_lb_stats *sds)
+{
+	/* LAB 5 BEGIN busiest_group */
+	if (sds->group_imb)
+		return true;
+	if (env->idle == CPU_NEWLY_IDLE && sds->this_has_capacity && !sds->busiest_has_capacity)
+		return true;
+	if (sds->this_load >= sds->max_load || sds->this_load >= sds->avg_load)
+		return false;
+	if (env->idle == CPU_IDLE)
+		return sds->this_idle_cpus > sds->busiest_idle_cpus + 1 ||
+		       sds->busiest_nr_running > sds->busiest_group_weight;
+	return 100 * sds->max_load > env->sd->imbalance_pct * sds->this_load;
+	/* LAB 5 SKELETON
+	TODO: decide from sds (docs/labs/lab5-balance.md, step 1); true: pull, false: balanced.
+	return false;
+	   LAB 5 END */
+}
+
+/* The busiest group with env->imbalance set, or NULL (balanced, env->imbalance 0). */
 struct sched_group *find_busiest_group(struct lb_env *env, bool *balance)
 {
 	struct sd_lb_stats sds = { 0 };
@@ -260,20 +286,8 @@ struct sched_group *find_busiest_group(struct lb_env *env, bool *balance)
 	if (!*balance || !sds.busiest || sds.busiest_nr_running == 0 || !sds.this)
 		goto out_balanced;
 	sds.avg_load = SCHED_POWER_SCALE * sds.total_load / sds.total_pwr;
-	if (sds.group_imb)
-		goto force_balance;
-	if (env->idle == CPU_NEWLY_IDLE && sds.this_has_capacity && !sds.busiest_has_capacity)
-		goto force_balance;
-	if (sds.this_load >= sds.max_load || sds.this_load >= sds.avg_load)
+	if (!busiest_worth_pulling(env, &sds))
 		goto out_balanced;
-	if (env->idle == CPU_IDLE) {
-		if (sds.this_idle_cpus <= sds.busiest_idle_cpus + 1 &&
-		    sds.busiest_nr_running <= sds.busiest_group_weight)
-			goto out_balanced;
-	} else if (100 * sds.max_load <= env->sd->imbalance_pct * sds.this_load) {
-		goto out_balanced;
-	}
-force_balance:
 	calculate_imbalance(env, &sds);
 	return sds.busiest;
 out_balanced:
@@ -288,6 +302,7 @@ out_balanced:
  */
 struct rq *find_busiest_queue(const struct lb_env *env, struct sched_group *group)
 {
+	/* LAB 5 BEGIN busiest_queue */
 	unsigned long max_load = 0;
 	struct rq *busiest = NULL;
 	u32 cpu;
@@ -312,6 +327,10 @@ struct rq *find_busiest_queue(const struct lb_env *env, struct sched_group *grou
 		}
 	}
 	return busiest;
+	/* LAB 5 SKELETON
+	TODO: the queue of group most loaded per unit of power (step 3), never env->dst_cpu's.
+	return NULL;
+	   LAB 5 END */
 }
 
 struct sched_group *balance_find_busiest_group(u32 this_cpu, struct sched_domain *sd,

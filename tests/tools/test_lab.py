@@ -124,6 +124,9 @@ class StudentTree(unittest.TestCase):
     def test_lab4_tree(self):
         self.check_tree(4)
 
+    def test_lab5_tree(self):
+        self.check_tree(5)
+
 
 if __name__ == "__main__":
     unittest.main()

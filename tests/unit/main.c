@@ -1,6 +1,7 @@
 /* Runs every host unit-test suite; exit status 0 only if all pass. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "unit.h"
 
@@ -61,6 +62,31 @@
 #pragma weak pelt_suite
 #pragma weak balance_modern_suite
 #pragma weak sched_model_suite
+
+/* Is name one of the comma-separated list's? */
+static int listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && memcmp(p, name, len) == 0)
+			return 1;
+		p += n + (end != NULL);
+	}
+	return 0;
+}
+
+void unit_add_test(TCase *tc, const TTest *ttest, int start, int end)
+{
+	const char *only = getenv("UNIT_ONLY");
+
+	if (only && *only && !listed(only, ttest->name))
+		return;
+	_tcase_add_test(tc, ttest, 0, 0, start, end);
+}
 
 int main(void)
 {

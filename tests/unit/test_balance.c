@@ -8,6 +8,7 @@
 
 #include "balance_sim.h"
 #include "fake_arch.h"
+#include "sched/load.h"
 #include "unit.h"
 
 /* ---------------------------------------------------------------- spreading */
@@ -273,6 +274,46 @@ START_TEST(test_group_imbalance_forces_a_pull)
 }
 END_TEST
 
+/*
+ * find_busiest_queue() weighs, it does not count: in the busy package,
+ * CPU 0 runs three nice-5 tasks (3 x 335), CPU 1 two nice-0 ones (2 x
+ * 1024). Idle CPU 2 balancing the NODE level pulls from CPU 1, the heavier
+ * queue, though CPU 0's is the longer.
+ */
+START_TEST(test_busiest_queue_is_the_heaviest_not_the_longest)
+{
+	const int nice[5] = { 5, 5, 5, 0, 0 };
+	const u32 on[5] = { 0, 0, 0, 1, 1 };
+	struct cpumask all = CPUMASK_EMPTY;
+
+	bsim_start(machine_grid(2, 2, 1, 1));
+	cpumask_set_range(&all, 0, 4);
+	for (u32 i = 0; i < 5; i++) {
+		struct task *p = sim_task(i < 3 ? "light" : "heavy", nice[i], on[i]);
+
+		ck_assert_int_eq(set_cpus_allowed(p, &all), 0);
+		bsim_tasks[bsim_nr_tasks++] = p;
+	}
+	sim_schedule(0);
+	sim_schedule(1);
+	bsim_publish();
+	for (u32 cpu = 0; cpu < 4; cpu++)
+		for (int i = 0; i < CPU_LOAD_IDX_MAX; i++)
+			cpu_rq(cpu)->cpu_load[i] = cpu_rq(cpu)->load.weight;
+	for (u32 i = 0; i < 5; i++) /* all cache-cold */
+		bsim_tasks[i]->exec_start = cpu_rq(on[i])->clock_task -
+					    2 * sysctl_sched_migration_cost;
+	ck_assert_uint_eq(weighted_cpuload(0), 3 * 335);
+	ck_assert_uint_eq(weighted_cpuload(1), 2 * NICE_0_LOAD);
+	ck_assert_int_ge(bsim_balance_on(2, bsim_sd_named(2, "NODE"), CPU_IDLE), 1);
+	ck_assert_msg(cpu_rq(0)->nr_running == 3 && cpu_rq(1)->nr_running == 1,
+		      "pulled from the wrong queue: CPU 0 (3 x nice 5) has %u tasks, CPU 1 (2 x nice 0) "
+		      "%u; expected 3 and 1 (the busiest queue is the one of most weighted load)",
+		      cpu_rq(0)->nr_running, cpu_rq(1)->nr_running);
+	bsim_stop();
+}
+END_TEST
+
 /* --------------------------------------------------------- pulling for a sibling */
 
 /*
@@ -397,6 +438,43 @@ START_TEST(test_newidle_pulls_one_task)
 	ck_assert_uint_eq(rq->idle_stamp, 0); /* it pulled: not idle after all */
 	ck_assert_uint_eq(bsim_base_sd(1)->stats.lb_gained[CPU_NEWLY_IDLE], 1);
 	ck_assert_uint_eq(bsim_base_sd(1)->nr_balance_failed, 0);
+	bsim_stop();
+}
+END_TEST
+
+/*
+ * One task even when the imbalance is worth four: eight tasks on CPU 0 of
+ * two packages, CPU 2 newly idle. Its own package has nothing; the NODE
+ * level's imbalance is half of package 0's 8192 over two CPUs, but a CPU
+ * going idle takes one task and runs it rather than hold both queue locks
+ * for more (the periodic balancer moves the rest).
+ */
+START_TEST(test_newidle_pulls_one_task_of_a_larger_imbalance)
+{
+	unsigned long imbalance = 0;
+	struct rq *rq;
+
+	bsim_start(machine_grid(2, 2, 1, 1));
+	for (int i = 0; i < 8; i++)
+		bsim_task(0);
+	sim_schedule(0);
+	bsim_publish();
+	ck_assert_ptr_nonnull(balance_find_busiest_group(2, bsim_sd_named(2, "NODE"),
+							 CPU_NEWLY_IDLE, &imbalance));
+	ck_assert_uint_ge(imbalance, 2 * NICE_0_LOAD);
+	rq = cpu_rq(2);
+	rq->avg_idle = rq_initial_avg_idle();
+	fake_cpu_id = 2;
+	spin_lock(&rq->lock);
+	update_rq_clock(rq);
+	idle_balance_fair(rq);
+	spin_unlock(&rq->lock);
+	fake_cpu_id = 0;
+	ck_assert_msg(cpu_rq(2)->nr_running == 1,
+		      "newly idle CPU 2 pulled %u tasks of an imbalance of %lu: expected 1 (a newly idle "
+		      "CPU stops after one task)",
+		      cpu_rq(2)->nr_running, imbalance);
+	ck_assert_uint_eq(cpu_rq(0)->nr_running, 7);
 	bsim_stop();
 }
 END_TEST
@@ -528,9 +606,11 @@ Suite *balance_suite(void)
 	tcase_add_test(rules, test_idle_cpu_leaves_a_group_at_capacity);
 	tcase_add_test(rules, test_prefer_sibling_spreads_to_the_idle_package);
 	tcase_add_test(rules, test_group_imbalance_forces_a_pull);
+	tcase_add_test(rules, test_busiest_queue_is_the_heaviest_not_the_longest);
 	tcase_add_test(rules, test_pull_for_another_cpu_of_the_group_reschedules_it);
 	tcase_add_test(spread, test_three_tasks_on_two_cores_share_evenly);
 	tcase_add_test(rules, test_newidle_pulls_one_task);
+	tcase_add_test(rules, test_newidle_pulls_one_task_of_a_larger_imbalance);
 	tcase_add_test(rules, test_newidle_skipped_when_avg_idle_short);
 	suite_add_tcase(s, rules);
 	return s;

@@ -4,6 +4,17 @@
 
 #include <check.h>
 
+/*
+ * Every suite adds its tests through unit_add_test(): with UNIT_ONLY=name,name
+ * in the environment only the tests named are added (the lab graders of
+ * docs/labs/ run the few they read, not whole suites); unset, all are.
+ */
+void unit_add_test(TCase *tc, const TTest *ttest, int start, int end);
+#undef tcase_add_test
+#define tcase_add_test(tc, tf) unit_add_test((tc), (tf), 0, 1)
+#undef tcase_add_loop_test
+#define tcase_add_loop_test(tc, tf, s, e) unit_add_test((tc), (tf), (s), (e))
+
 Suite *printf_suite(void);
 Suite *kstrto_suite(void);
 Suite *printk_suite(void);
