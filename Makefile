@@ -86,7 +86,7 @@ bench: deps ## quick benchmark suite: stock vs sbm and Fulcrum vs Linux on 2s (t
 
 seeds: deps ## the seed threads' experiments beside the seeds' own tables, with verdicts (docs/seeds.md)
 	@$(MAKE) --no-print-directory all
-	@$(PYTHON) tools/bench --build $(BUILD) --suite seeds
+	@$(PYTHON) tools/bench --build $(BUILD) --suite seeds --boot-jobs 2
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo $(SIM_TOOLS) \

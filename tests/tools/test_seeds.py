@@ -352,6 +352,33 @@ class SeedSuite(unittest.TestCase):
         self.assertTrue(all(r.error is None for r in runs), [r.error for r in runs])
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "sim", "joblog.txt")))
 
+    def test_icount_boots_overlap_others_do_not(self):
+        # --boot-jobs 2 boots two at once only where every experiment runs under icount.
+        import threading
+        for icount, expect in ((True, 2), (False, 1)):
+            exp = self.bench.seeds_suite(quick=True)[0]
+            exp.icount, exp.number, exp.points = icount, 1, self.bench.wl.points(exp.sweeps)
+            self.ctx.args.boot_jobs = 2
+            lock, live, most = threading.Lock(), [0], [0]
+
+            def fake(ctx, e, s, point, run, *a):
+                with lock:
+                    live[0] += 1
+                    most[0] = max(most[0], live[0])
+                threading.Event().wait(0.2)
+                with lock:
+                    live[0] -= 1
+                return tb.Run(e.workload, point, s.name, run)
+            real = self.bench.run_one
+            try:
+                self.bench.run_one = fake
+                runs = []
+                self.bench.run_boots(self.ctx, [exp], [runs], [0, 0])
+            finally:
+                self.bench.run_one = real
+            self.assertEqual(len(runs), len(exp.systems) * exp.runs)
+            self.assertEqual(most[0], expect if self.ctx.accel == "tcg" or not icount else 1, f"icount {icount}")
+
     def test_simulator_without_the_workload(self):
         self.ctx.seed_sim = self.fake_sim("echo 'fulcrum-sim: unknown program' >&2\nexit 2\n")
         exp = self.exps[0]
