@@ -86,7 +86,7 @@ bench: deps ## quick benchmark suite: stock vs sbm and Fulcrum vs Linux on 2s (t
 
 seeds: deps ## the seed threads' experiments beside the seeds' own tables, with verdicts (docs/seeds.md)
 	@$(MAKE) --no-print-directory all
-	@$(PYTHON) tools/bench --build $(BUILD) --suite seeds
+	@$(PYTHON) tools/bench --build $(BUILD) --suite seeds --boot-jobs 2
 
 test: deps ## run every test; ends with "N passed, N failed"
 	@$(MAKE) --no-print-directory all $(BUILD)/unit/fulcrum-unit $(BUILD)/tools/fulcrum-topo $(SIM_TOOLS) \
@@ -784,7 +784,7 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_output.c \
 	kernel/fs/seqbuf.c
 SIM_C := tools/sim/fulcrum_sim.c tools/sim/engine.c tools/sim/machine.c tools/sim/workloads.c \
-	tools/sim/cost.c \
+	tools/sim/cost.c tools/sim/launch.c \
 	tools/sim/messaging.c tools/sim/workloads_net.c tools/sim/rtapp_run.c $(RTAPP_C) \
 	tools/sim/sim_arch.c $(SIM_KERNEL_C) user/common/fairness.c user/common/wlreport.c
 $(call check-sources,SIM_C)

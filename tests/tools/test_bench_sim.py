@@ -164,5 +164,28 @@ class ParseOutput(unittest.TestCase):
             bench_sim.parse_output("RESULT name=compute metric=x value=1 unit=s\nsim-exit 0\n")
 
 
+class BesideQemu(unittest.TestCase):
+    """--with-sim: one invocation boots the variant in QEMU and runs it on the simulator, and
+    one table holds both columns (a short boot under icount on one CPU)."""
+
+    def test_one_table_both_columns(self):
+        with tempfile.TemporaryDirectory() as out:
+            p = bench("--preset", "up", "--icount", "--with-sim", "--workload", "fairshare", "--args",
+                      "-t 2 -s 0.2 -n 0,5", "--runs", "1", "--variants", "stock=sched_select=stock",
+                      "--out", out)
+            self.assertEqual(p.returncode, 0, p.stdout[-2000:] + p.stderr[-2000:])
+            runs, doc = figures(out)
+            shares = {}
+            for (_, _, system, _), f in runs.items():
+                self.assertIsNone(f["error"], system)
+                shares[system] = f["fairshare cpu_used"]
+            self.assertEqual(sorted(shares), ["sim:stock", "stock"])
+            # Both ran the same two spinners on one CPU: each uses all of it.
+            for system, used in shares.items():
+                self.assertAlmostEqual(used, 100, delta=2, msg=system)
+            self.assertTrue(os.path.exists(os.path.join(out, "sim", "joblog.txt")))
+            self.assertRegex(p.stdout, r"(?m)^  point +run1 +avg +run1 +avg +sim:stock/stock$")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -319,22 +319,65 @@ class SeedSuite(unittest.TestCase):
         # QEMU boots only the points of qemu_points; the simulator runs every one.
         exp = self.bench.seeds_suite()[0]
         exp.points, exp.number = self.bench.wl.points(exp.sweeps), 1
-        booted, simulated = [], []
+        booted = []
         self.ctx.seed_sim = "fulcrum-sim"
-        real_run, real_sim = self.bench.run_one, self.bench.sim_one
+        real_run = self.bench.run_one
         try:
             self.bench.run_one = lambda ctx, e, s, point, run, *a: booted.append((point, s.name)) or tb.Run(
                 e.workload, point, s.name, run)
-            self.bench.sim_one = lambda ctx, e, s, point, run, a: simulated.append((point, s.name)) or tb.Run(
-                e.workload, point, "sim:" + s.name, run, kernel="sim")
             self.bench.run_experiment(self.ctx, exp, [0, 0], [])
         finally:
-            self.bench.run_one, self.bench.sim_one = real_run, real_sim
+            self.bench.run_one = real_run
+        # The simulator's runs are planned apart, to run through GNU parallel beside the boots.
+        simulated = [(rec.point, rec.system) for _, rec, _, _ in self.bench.plan_seed_sims(self.ctx, [exp], [[]])]
         self.assertEqual(sorted({tb.point_label(p) for p, _ in booted}, key=int), ["1", "2", "4", "8"])
         self.assertEqual(sorted({tb.point_label(p) for p, _ in simulated}, key=int),
                          ["1", "2", "4", "8", "12", "16", "24", "32"])
         self.assertEqual(len(booted), 4 * 2 * 2)
         self.assertEqual(len(simulated), 8 * 2 * 2)
+
+    def test_simulator_runs_through_gnu_parallel(self):
+        # Every planned run goes through GNU parallel (as make seeds runs them, beside the
+        # boots) and lands in its experiment's runs with its figures, the cost model named.
+        self.ctx.seed_sim = self.fake_sim('case "$*" in *sched_select=sbm*) v=120;; *) v=100;; esac\n'
+                                          'case "$*" in *"--cost none"*) ;; *) exit 3;; esac\n'
+                                          'echo "RESULT name=tps clients=4 metric=tps value=$v unit=tx/s"\n')
+        exp = self.exps[0]
+        runs = []
+        jobs = self.bench.plan_seed_sims(self.ctx, [exp], [runs])
+        self.assertEqual(len(jobs), len(exp.points) * exp.runs * len(exp.systems))
+        self.bench.finish_seed_sims(self.ctx, jobs, self.bench.run_seed_sims(self.ctx, jobs))
+        self.assertEqual(sorted((r.system, r.figures["tps tps"][0]) for r in runs),
+                         [("sim:sbm", 120.0), ("sim:stock", 100.0)])
+        self.assertTrue(all(r.error is None for r in runs), [r.error for r in runs])
+        self.assertTrue(os.path.exists(os.path.join(self.tmp, "sim", "joblog.txt")))
+
+    def test_icount_boots_overlap_others_do_not(self):
+        # --boot-jobs 2 boots two at once only where every experiment runs under icount.
+        import threading
+        for icount, expect in ((True, 2), (False, 1)):
+            exp = self.bench.seeds_suite(quick=True)[0]
+            exp.icount, exp.number, exp.points = icount, 1, self.bench.wl.points(exp.sweeps)
+            self.ctx.args.boot_jobs = 2
+            lock, live, most = threading.Lock(), [0], [0]
+
+            def fake(ctx, e, s, point, run, *a):
+                with lock:
+                    live[0] += 1
+                    most[0] = max(most[0], live[0])
+                threading.Event().wait(0.2)
+                with lock:
+                    live[0] -= 1
+                return tb.Run(e.workload, point, s.name, run)
+            real = self.bench.run_one
+            try:
+                self.bench.run_one = fake
+                runs = []
+                self.bench.run_boots(self.ctx, [exp], [runs], [0, 0])
+            finally:
+                self.bench.run_one = real
+            self.assertEqual(len(runs), len(exp.systems) * exp.runs)
+            self.assertEqual(most[0], expect if self.ctx.accel == "tcg" or not icount else 1, f"icount {icount}")
 
     def test_simulator_without_the_workload(self):
         self.ctx.seed_sim = self.fake_sim("echo 'fulcrum-sim: unknown program' >&2\nexit 2\n")

@@ -326,11 +326,14 @@ static void cost_balance(u32 cpu)
  * still holds comes from there, at the rate of the distance it moved
  * (nothing from this same CPU); what decayed, by time away and by the
  * working sets loaded there since, comes from memory on its home node.
+ * A working set larger than the cache refills at most the cache's worth:
+ * the rest missed wherever the task ran, which the model does not charge.
  */
 static void cost_refill(u32 cpu, struct sim_task *st)
 {
 	const struct machine_cpu *a, *b = &machine->cpu[cpu];
-	double kb = (double)st->ws_bytes / 1024, churn_kb, away_us, f, near, far;
+	double kb = fmin((double)st->ws_bytes / 1024, sim_cost.cache_kb), churn_kb, away_us, f,
+	       near, far;
 
 	if (!st->ran) {
 		/* Its first run builds its working set as part of its work. */
