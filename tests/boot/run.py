@@ -694,6 +694,15 @@ USER_TESTS += [
                                 ("-icount", " under icount with SCHED_VERIFY", True))
 ]
 
+# Issue 12: a vfork parent waits killably, so a child that runs longer than hung_task_ms is no
+# hung task (fuzz boots under load reported vfork parents before the wait was made killable).
+USER_TESTS.append(
+    BootTest("user-t_vfork-hung", "a vfork child runs 3 s with hung_task_ms=1000: its parent's wait is "
+             "killable and not reported", preset="2s", user=True, timeout=300,
+             cmdline='hung_task_ms=1000 init="/tests/t_vfork --case vfork_child_runs_long"',
+             checks=[has("PASS vfork_child_runs_long", "init: /tests/t_vfork exited with status 0"),
+                     lacks("INFO: task", "BUG:", "Kernel panic")]))
+
 # Issue 17: the real-time policies' system calls (user/tests/t_sched_rt.c) under icount with the
 # scheduler's invariant checks, and the class on the real machine: a FIFO spinner at 99 on every CPU
 # leaves fair tasks their throttled share, two RR tasks of one priority share a CPU.
@@ -1074,6 +1083,12 @@ WATCHDOG_TESTS = [
                    matches(r"task:wd_hung state:D pid:\d+ cpu:\d+ class:fair blocked for \d+\.\d{3} s$"),
                    trace_names("INFO: task wd_hung", "watchdog_ktest_block"),
                    lacks("Kernel panic")]),
+    watchdog_test("hung-killable", "a killable wait (as vfork's) beside an uninterruptible one, both past "
+                  "hung_task_ms: only the uninterruptible one is reported",
+                  "ktest=watchdog_hung_killable hung_task_ms=1000",
+                  [has("KTEST watchdog_hung_killable PASS"),
+                   matches(r"INFO: task wd_hung:\d+ blocked for more than 1 seconds\.$"),
+                   lacks("INFO: task wd_killable", "Kernel panic")]),
     watchdog_test("hung-task-panic", "hung_task_panic: the hung-task report, then a panic",
                   "ktest=watchdog_hung_task hung_task_ms=1000 hung_task_panic", expect_exit=qm.EXIT_PANIC,
                   checks=[halted_after("INFO: task wd_hung", "Call Trace:"),
