@@ -741,7 +741,9 @@ def stress_test(probe, args, doc, passed, timeout=900, preset="2s", memory_mib=0
                             lacks("DIFFERS", "BUG:", "Kernel panic", "Oops", f"stress {probe}: FAIL")])
 
 
-USER_TESTS += [
+# The long forms (minutes of TCG each) run in `make stress` (STRESS_BOOT_TESTS, `--stress`);
+# `make test` runs the short forms below, the same probes with smaller counts.
+STRESS_BOOT_TESTS = [
     # Each process costs about 50 pages (a clean-clone CI run at 512 MiB: free_pages 128,239 ->
     # 1,038 with 2,513 alive, then fork failed with ENOMEM); the stress program grew with the
     # tlb, stack and signals probes, so this probe gets 768 MiB.
@@ -749,10 +751,19 @@ USER_TESTS += [
                 "reaped", "2560 processes alive at once, all reaped", memory_mib=768),
     stress_test("threads", "", "10,000 threads created and joined, 2,000 alive at once",
                 "10000 threads created and joined, 2000 at once"),
-    stress_test("forkbomb", "300", "a fork bomb from 8 CPUs under RLIMIT_NPROC 300 ends in EAGAIN at exactly 300",
-                "ended in EAGAIN at exactly 300 threads; counts back"),
     stress_test("forkbomb", "1000", "a fork bomb from 8 CPUs under RLIMIT_NPROC 1000 ends in EAGAIN at exactly 1000",
                 "ended in EAGAIN at exactly 1000 threads; counts back"),
+    stress_test("signals", "", "pipes, socketpairs and futexes on 8 CPUs while signals fly: every byte, "
+                "round and signal arrives", "every byte, every futex round and every signal arrived; counts back",
+                timeout=600),
+]
+USER_TESTS += [
+    stress_test("procs", "512", "512 CPU-bound processes alive at once on the 2s machine, all reaped "
+                "(short form of stress-procs)", "512 processes alive at once, all reaped"),
+    stress_test("threads", "2000 500", "2,000 threads created and joined, 500 alive at once (short form of "
+                "stress-threads)", "2000 threads created and joined, 500 at once"),
+    stress_test("forkbomb", "300", "a fork bomb from 8 CPUs under RLIMIT_NPROC 300 ends in EAGAIN at exactly 300",
+                "ended in EAGAIN at exactly 300 threads; counts back"),
     stress_test("populate", "", "MAP_POPULATE beyond free memory fails with ENOMEM and kills nobody",
                 "MAP_POPULATE beyond free memory failed with ENOMEM, nobody killed; counts back"),
     stress_test("tlb", "", "munmap and MADV_DONTNEED while 7 CPUs store into the pages: every store after "
@@ -760,9 +771,9 @@ USER_TESTS += [
                 "freed page; counts back"),
     stress_test("stack", "", "user stack overflows: SIGSEGV kills, or its handler runs on the sigaltstack; "
                 "counts back", "10 overflows of each kind, each ended as on Linux; counts back"),
-    stress_test("signals", "", "pipes, socketpairs and futexes on 8 CPUs while signals fly: every byte, "
-                "round and signal arrives", "every byte, every futex round and every signal arrived; counts back",
-                timeout=600),
+    stress_test("signals", "32768 200", "pipes, socketpairs and futexes on 8 CPUs while signals fly, 32 KiB a "
+                "channel and 200 futex rounds (short form of stress-signals)",
+                "every byte, every futex round and every signal arrived; counts back"),
 ]
 
 
@@ -2148,17 +2159,18 @@ def main():
     ap.add_argument("--jobs", type=int, default=2, help="QEMUs at once (default 2: this host has 2 cores)")
     ap.add_argument("--only", help="comma-separated test names")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--stress", action="store_true", help="the long stress probes of `make stress` instead")
     args = ap.parse_args()
     # User-program tests run the host's copies from another directory.
     args.build = os.path.abspath(args.build)
     if args.list:
-        for t in TESTS:
-            print(f"  {t.name:16} {t.doc}")
+        for t in TESTS + STRESS_BOOT_TESTS:
+            print(f"  {t.name:16} {t.doc}" + (" [make stress]" if t in STRESS_BOOT_TESTS else ""))
         return 0
-    tests = TESTS
+    tests = STRESS_BOOT_TESTS if args.stress else TESTS
     if args.only:
         names = set(args.only.split(","))
-        tests = [t for t in TESTS if t.name in names]
+        tests = [t for t in TESTS + STRESS_BOOT_TESTS if t.name in names]
         unknown = names - {t.name for t in tests}
         if unknown:
             sys.exit(f"boot: no such test: {', '.join(sorted(unknown))}")
