@@ -409,7 +409,7 @@ int probe_signals(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long bytes = argc > 1 ? strtol(argv[1], NULL, 10) : 256 * 1024;
 	long n = argc > 2 ? strtol(argv[2], NULL, 10) : 1000;
-	struct objects before;
+	static struct objects before; /* not on the stack the probe counts */
 
 	if (bytes <= 0 || n <= 0)
 		return probe_fail("signals", "usage: stress signals [BYTES [ROUNDS]]");
