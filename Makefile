@@ -144,12 +144,13 @@ fuzz-syscalls: deps ## boot PRESET and run the system-call fuzzer: CALLS=N per w
 	@$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --preset $(if $(filter default,$(PRESET)),2s,$(PRESET)) \
 		--calls $(CALLS) $(if $(SEED),--seed $(SEED))
 
-stress: deps ## the long campaign: fuzzer seeds STRESS_SEEDS (1-20) on every preset, TCG then icount+SCHED_VERIFY
+stress: deps ## the long campaign: the long stress probes, then fuzzer seeds STRESS_SEEDS (1-20) on every preset, TCG then icount+SCHED_VERIFY
 	@$(MAKE) --no-print-directory all
-	@$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --seeds $(STRESS_SEEDS) --presets all \
+	@$(PYTHON) tests/boot/run.py --build $(BUILD) --stress --jobs 1; probes=$$?; \
+	$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --seeds $(STRESS_SEEDS) --presets all \
 		--calls $(STRESS_CALLS) --hours $(STRESS_HOURS); tcg=$$?; \
 	$(PYTHON) tools/fuzz-syscalls --build $(BUILD) --seeds $(STRESS_SEEDS) --presets all \
-		--calls $(STRESS_CALLS) --hours $(STRESS_HOURS) --icount --verify; exit $$((tcg | $$?))
+		--calls $(STRESS_CALLS) --hours $(STRESS_HOURS) --icount --verify; exit $$((probes | tcg | $$?))
 
 clean: ## remove build outputs
 	rm -rf $(BUILD)

@@ -1,9 +1,10 @@
 /*
  * copy_from_user and friends over the fault-tolerant copies in
  * uaccess_copy.asm, and the page-fault side: a kernel-mode fault at one of
- * those instructions first asks vm_fault to make the page (demand-zero,
- * stack growth) and retries, else resumes at the fix-up, which reports
- * -EFAULT. Any other kernel fault stays an oops.
+ * those instructions first asks kernel/proc to make the page (demand-zero,
+ * stack growth; when memory is out, after the OOM killer has freed some)
+ * and retries, else resumes at the fix-up, which reports -EFAULT. Any
+ * other kernel fault stays an oops.
  */
 #include <arch/uaccess.h>
 
@@ -88,7 +89,7 @@ static bool try_vm_fault(const struct trap_frame *f, u64 addr)
 	struct vm *vm;
 	bool made, write;
 
-	if (!vm_fault || !current_vm)
+	if (!vm_fault_for_copy || !current_vm)
 		return false;
 	/* With interrupts off the faulting code cannot sleep: no paging in. */
 	if (!(f->rflags & RFLAGS_IF))
@@ -103,7 +104,7 @@ static bool try_vm_fault(const struct trap_frame *f, u64 addr)
 	if (!vm)
 		return false;
 	arch_irq_enable();
-	made = vm_fault(vm, addr, write) == 0;
+	made = vm_fault_for_copy(vm, addr, write) == 0; /* out of memory: the OOM killer, then 0 */
 	arch_irq_disable();
 	return made;
 }

@@ -48,4 +48,13 @@ void current_sigmask_end(bool interrupted);
  */
 int vm_fault(struct vm *vm, uintptr_t addr, bool write) __attribute__((weak));
 
+/*
+ * kernel/proc/user_fault.c: vm_fault for a kernel copy to or from the
+ * caller's memory. When no page can be had it calls the OOM killer and
+ * naps, as a user fault does, and returns 0 so the copy tries again,
+ * unless the caller has a fatal signal coming (the victim itself, say):
+ * then -ENOMEM, and the copy fails. Weak like vm_fault.
+ */
+int vm_fault_for_copy(struct vm *vm, uintptr_t addr, bool write) __attribute__((weak));
+
 #endif

@@ -194,7 +194,8 @@ static void vfork_wait(struct task *child, struct vfork_wait *vw)
 	unsigned long irq;
 
 	for (;;) {
-		wait_prepare(&vw->wq, &w);
+		/* Killable: the child may run for long (the hung-task check leaves it alone). */
+		wait_prepare_state(&vw->wq, &w, TASK_KILLABLE);
 		if (READ_ONCE(vw->done) || signal_fatal_pending(self))
 			break;
 		schedule();

@@ -3,7 +3,10 @@
  * ring 3. user_fault lets vm_fault make a missing page; when there is no
  * page to be had it calls the OOM killer (oom.c), naps and lets the access
  * be tried again; otherwise it raises the fault's signal on the thread
- * (reported in one line when it will kill the process). exit_to_user
+ * (reported in one line when it will kill the process). A kernel copy to
+ * or from user memory that meets a missing page does the same through
+ * vm_fault_for_copy, so read() into an untouched buffer waits for the
+ * OOM killer too instead of failing with EFAULT. exit_to_user
  * gives up the CPU when a reschedule is due and then acts on pending
  * signals, a fault's included.
  */
@@ -48,6 +51,18 @@ void user_fault(struct user_regs *regs, int vector, u64 error_code, u64 fault_ad
 	if (err == -ENOMEM)
 		process_group_exit(SIGKILL); /* no page to give: a handler would only fault again */
 	/* Otherwise the default action kills it as exit_to_user delivers the signal. */
+}
+
+int vm_fault_for_copy(struct vm *vm, uintptr_t addr, bool write)
+{
+	struct task *t = current_task();
+	int err = vm_fault(vm, addr, write);
+
+	/* Without a process, or where it may not sleep, there is no killer to wait for. */
+	if (err != -ENOMEM || !t->proc || t->preempt_count || signal_fatal_pending(t))
+		return err;
+	oom_wait_and_retry();
+	return 0;
 }
 
 void exit_to_user(struct user_regs *regs)

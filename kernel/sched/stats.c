@@ -274,6 +274,8 @@ static const char *task_state_name(const struct task *p)
 		return "sleeping";
 	case TASK_UNINTERRUPTIBLE:
 		return "blocked";
+	case TASK_KILLABLE:
+		return "blocked (killable)";
 	case TASK_DEAD:
 		return "dead";
 	default:

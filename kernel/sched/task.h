@@ -24,6 +24,9 @@
 #define TASK_INTERRUPTIBLE   1
 #define TASK_UNINTERRUPTIBLE 2
 #define TASK_DEAD	     64
+#define TASK_WAKEKILL	     256 /* with UNINTERRUPTIBLE: a fatal signal ends the wait */
+/* Blocked, but a fatal signal ends it (vfork's wait): not a hung task, as on Linux. */
+#define TASK_KILLABLE	     (TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
 
 /* Scheduling policies (Linux's numbers). FIFO and RR: the real-time class, kernel/sched/rt/. */
 #define SCHED_NORMAL 0

@@ -33,8 +33,9 @@ void wait_queue_init(struct wait_queue *wq);
  * Queues w (if not yet) and marks the caller as sleeping: uninterruptibly
  * (TASK_UNINTERRUPTIBLE, which the hung-task check watches), or, with
  * wait_prepare_state(TASK_INTERRUPTIBLE), as a wait that a signal ends
- * (the caller tests for a pending signal after preparing). Either way any
- * wake_up_task() wakes it.
+ * (the caller tests for a pending signal after preparing), or with
+ * TASK_KILLABLE, one that only a fatal signal ends (signal_fatal_pending;
+ * not watched). Either way any wake_up_task() wakes it.
  */
 void wait_prepare(struct wait_queue *wq, struct waiter *w);
 void wait_prepare_state(struct wait_queue *wq, struct waiter *w, long state);

@@ -274,6 +274,7 @@ static void scan_one(struct task *p, void *arg)
 			s->stalled_for = waited;
 		}
 	}
+	/* Exactly UNINTERRUPTIBLE: a killable wait (TASK_KILLABLE) can be ended, so is no hang. */
 	if (hung_task_ms && READ_ONCE(p->state) == TASK_UNINTERRUPTIBLE && !READ_ONCE(p->on_rq) &&
 	    blocked && s->now - blocked >= (u64)hung_task_ms * NSEC_PER_MSEC &&
 	    READ_ONCE(p->stats.wd_reported) != blocked && s->nr_hung < HUNG_PER_SCAN &&

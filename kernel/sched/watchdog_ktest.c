@@ -2,7 +2,8 @@
  * Deliberate faults for the lockup and hang detectors (watchdog.c), one
  * in-kernel test each: a kernel thread on CPU 1 that spins with
  * preemption off (soft lockup), one that spins with interrupts off (hard
- * lockup), and one that blocks uninterruptibly (hung task). Each fault
+ * lockup), and one that blocks uninterruptibly (hung task), beside one
+ * that blocks killably and must not be reported. Each fault
  * lasts until its report has been made (or five thresholds have passed),
  * then ends, so the run goes on; the test passes if the report named the
  * right CPU or task. They need a small threshold on the command line
@@ -191,5 +192,70 @@ static int watchdog_hung_task(void)
 	KTEST_EXPECT(c.hung_tasks > before);
 	KTEST_EXPECT(c.last_hung_pid == pid);
 	pr_info("KTEST watchdog_hung_task: reported pid %d\n", c.last_hung_pid);
+	return 0;
+}
+
+/* Sleeps killably (as a vfork parent does) until the test lets it go. */
+static __attribute__((noinline)) void watchdog_ktest_block_killable(void)
+{
+	struct waiter w = { .task = NULL };
+
+	for (;;) {
+		wait_prepare_state(&hung_wq, &w, TASK_KILLABLE);
+		if (READ_ONCE(hung_release))
+			break;
+		schedule();
+	}
+	wait_finish(&hung_wq, &w);
+}
+
+static void killable_thread(void *arg)
+{
+	watchdog_ktest_block_killable();
+}
+
+/*
+ * Two kernel threads block side by side past hung_task_ms, one killably
+ * and one uninterruptibly: only the second is a hung task, as on Linux
+ * (whose detector skips TASK_KILLABLE). After its report the test waits a
+ * further threshold, in which a report of the killable one would have come.
+ */
+KTEST(watchdog_hung_killable);
+static int watchdog_hung_killable(void)
+{
+	struct sched_watchdog_counts c;
+	struct task *killable, *blocked;
+	u64 before, deadline;
+	int pid, killable_pid;
+
+	sched_watchdog_counts(&c);
+	if (!threshold_small("hung_task_ms", c.hung_ms))
+		return KTEST_SKIP;
+	before = c.hung_tasks;
+	deadline = arch_clock_ns() + 5 * (u64)c.hung_ms * 1000000ULL;
+	hung_release = false;
+	killable = kthread_create(killable_thread, NULL, "wd_killable", 0);
+	KTEST_EXPECT(killable != NULL);
+	killable_pid = killable->pid;
+	blocked = kthread_create(hung_thread, NULL, "wd_hung", 0);
+	KTEST_EXPECT(blocked != NULL);
+	pid = blocked->pid;
+	do {
+		sched_sleep_ns(10000000);
+		sched_watchdog_counts(&c);
+	} while (c.hung_tasks == before && arch_clock_ns() < deadline);
+	deadline = arch_clock_ns() + (u64)c.hung_ms * 1000000ULL;
+	while (arch_clock_ns() < deadline)
+		sched_sleep_ns(10000000);
+	sched_watchdog_counts(&c);
+	hung_release = true;
+	wake_up_all(&hung_wq);
+	KTEST_EXPECT(task_reap(killable) == 0);
+	KTEST_EXPECT(task_reap(blocked) == 0);
+	KTEST_EXPECT(c.hung_tasks == before + 1);
+	KTEST_EXPECT(c.last_hung_pid == pid);
+	pr_info("KTEST watchdog_hung_killable: %llu report(s), the last of pid %d (uninterruptible "
+		"pid %d, killable pid %d)\n",
+		(unsigned long long)(c.hung_tasks - before), c.last_hung_pid, pid, killable_pid);
 	return 0;
 }

@@ -66,7 +66,7 @@ void __trace_sched_switch(const struct task *prev, const struct task *next, bool
 		state = TRACE_STATE_Z;
 	else if (prev->state == TASK_INTERRUPTIBLE)
 		state = TRACE_STATE_S;
-	else if (prev->state == TASK_UNINTERRUPTIBLE)
+	else if (prev->state & TASK_UNINTERRUPTIBLE) /* killable too, as Linux shows it */
 		state = TRACE_STATE_D;
 	else
 		state = TRACE_STATE_R;

@@ -134,7 +134,7 @@ int probe_forkbomb(int argc, char **argv)
 	     workers = sysconf(_SC_NPROCESSORS_ONLN);
 	long threads, stops, eagain, procs;
 	struct rlimit rl;
-	struct objects before;
+	static struct objects before; /* not on the stack the probe counts */
 
 	if (workers < 1)
 		workers = 1;

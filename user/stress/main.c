@@ -8,6 +8,8 @@
  *                            RLIMIT_NPROC (LIMIT, or the kernel's default), then go away
  *   stress oom               memory hogs until RAM runs out: the largest is killed, a
  *                            small bystander touching a fresh page every 5 ms survives
+ *   stress oom-copy          the same, but the third hog's memory is filled by pread (the
+ *                            kernel's copies): they must wait for the OOM killer, not fail
  *   stress populate          MAP_POPULATE larger than free memory fails with ENOMEM
  *   stress tlb [ROUNDS]      munmap and MADV_DONTNEED while threads on every other CPU
  *                            store into the pages: no store lands after they went
@@ -28,8 +30,8 @@ static const struct {
 	int (*run)(int argc, char **argv);
 } probes[] = {
 	{ "procs", probe_procs }, { "threads", probe_threads },	  { "forkbomb", probe_forkbomb },
-	{ "oom", probe_oom },	  { "populate", probe_populate }, { "tlb", probe_tlb },
-	{ "stack", probe_stack }, { "signals", probe_signals },
+	{ "oom", probe_oom },	  { "oom-copy", probe_oom_copy }, { "populate", probe_populate },
+	{ "tlb", probe_tlb },	  { "stack", probe_stack },	  { "signals", probe_signals },
 };
 
 int main(int argc, char **argv)
@@ -39,6 +41,6 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], probes[i].name) == 0)
 			return probes[i].run(argc - 1, argv + 1);
 	fprintf(stderr,
-		"usage: stress procs|threads|forkbomb|oom|populate|tlb|stack|signals [args]\n");
+		"usage: stress procs|threads|forkbomb|oom|oom-copy|populate|tlb|stack|signals [args]\n");
 	return 2;
 }

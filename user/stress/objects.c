@@ -11,7 +11,7 @@
 
 int objects_back(const char *probe, const struct objects *before)
 {
-	struct objects after;
+	static struct objects after; /* static, as every probe's "before" */
 	char prefix[64];
 	int ok = objects_settle(before, &after, 500, 10);
 

@@ -6,17 +6,26 @@
  * third hog gets its memory once the first has died, the 150 MiB hog and
  * the bystander live on, and after everything exits every count is back.
  *
+ * stress oom-copy: the same, but the third hog's pages are first touched
+ * by the kernel: it preads a file over and over into its untouched 240 MiB,
+ * so the page that cannot be had is wanted by a copy to user memory, not by
+ * a user fault. The copy must call the OOM killer and wait as a fault does
+ * (the 200 MiB hog dies), not fail with EFAULT or a short count.
+ *
  * stress populate: with the same two hogs holding 350 MiB, a 240 MiB
  * mmap(MAP_POPULATE) in a child must fail with ENOMEM, killing nobody,
  * while a 1 MiB one still succeeds.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,24 +34,65 @@
 #define MiB  (1024L * 1024)
 #define PAGE 4096L
 
+/* The file a reading hog preads: in the initrd, so reading it costs no memory. */
+#define READ_SOURCE "/bin/stress"
+
 struct hog {
 	pid_t pid;
 	long mib;
-	int ready_r; /* one byte once its memory is all touched */
+	bool by_read; /* its memory filled by pread (the kernel's copies), not by its stores */
+	int ready_r;  /* one byte once its memory is all touched */
 };
 
 static int release_p[2] = { -1, -1 };
 
-/* The child's side: map and touch mib MiB, say so, hold it until the release. */
-static void __attribute__((noreturn)) hog_main(long mib, int ready_w)
+/*
+ * Fills [p, p + len) with copies of READ_SOURCE, one pread each, and checks
+ * them against a first copy read into the heap before: 0, or the exit
+ * status that says what went wrong (printed).
+ */
+static int fill_by_read(char *p, long len)
+{
+	struct stat st;
+	char *want;
+	int fd = open(READ_SOURCE, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st) || st.st_size <= 0 || !(want = malloc((size_t)st.st_size)) ||
+	    pread(fd, want, (size_t)st.st_size, 0) != st.st_size)
+		return 4;
+	for (long off = 0; off < len; off += st.st_size) {
+		size_t n = (size_t)(len - off < st.st_size ? len - off : st.st_size);
+		ssize_t got = pread(fd, p + off, n, 0);
+
+		if (got != (ssize_t)n) {
+			printf("stress oom-copy: pread of %zu bytes into fresh memory at +%ld MiB: %zd (%s)\n",
+			       n, off / MiB, got, got < 0 ? strerror(errno) : "short");
+			return 5;
+		}
+		if (memcmp(p + off, want, n)) {
+			printf("stress oom-copy: the bytes read at +%ld MiB differ from the file\n",
+			       off / MiB);
+			return 6;
+		}
+	}
+	free(want);
+	close(fd);
+	return 0;
+}
+
+/* The child's side: map and fill mib MiB, say so, hold it until the release. */
+static void __attribute__((noreturn)) hog_main(long mib, bool by_read, int ready_w)
 {
 	char *p = mmap(NULL, (size_t)(mib * MiB), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char c = 'R';
+	int err;
 
 	if (p == MAP_FAILED)
 		_exit(2);
-	for (long off = 0; off < mib * MiB; off += PAGE)
+	if (by_read && (err = fill_by_read(p, mib * MiB)))
+		_exit(err);
+	for (long off = 0; !by_read && off < mib * MiB; off += PAGE)
 		p[off] = 1;
 	if (write(ready_w, &c, 1) != 1)
 		_exit(3);
@@ -51,18 +101,19 @@ static void __attribute__((noreturn)) hog_main(long mib, int ready_w)
 	_exit(0);
 }
 
-static int hog_start(struct hog *h, long mib)
+static int hog_start(struct hog *h, long mib, bool by_read)
 {
 	int p[2];
 
 	if (pipe(p))
 		return -1;
 	h->mib = mib;
+	h->by_read = by_read;
 	h->pid = fork();
 	if (h->pid == 0) {
 		close(p[0]);
 		close(release_p[1]);
-		hog_main(mib, p[1]);
+		hog_main(mib, by_read, p[1]);
 	}
 	close(p[1]);
 	h->ready_r = p[0];
@@ -134,20 +185,10 @@ static const char *describe(int status)
 
 static void show_now(const char *probe, const char *when);
 
-/* Our own stack as deep as the probe goes later, so its pages are there before counting. */
-static void __attribute__((noinline)) touch_stack(void)
-{
-	volatile char buf[64 * 1024];
-
-	for (size_t i = 0; i < sizeof(buf); i += PAGE)
-		buf[i] = 0;
-}
-
 static int setup(const char *probe, struct objects *before)
 {
 	pid_t pid;
 
-	touch_stack();
 	show_now(probe, "warm-up");
 	pid = fork(); /* a warm-up fork, so the pipes and our own pages settle first */
 
@@ -177,17 +218,17 @@ static void show_now(const char *probe, const char *when)
 		       objects_get(&o, "processes"));
 }
 
-int probe_oom(int argc, char **argv)
+/* The oom probes: the third hog fills its memory with stores or, with by_read, by pread. */
+static int oom_run(const char *probe, bool by_read)
 {
 	struct hog h[3];
-	struct objects before;
+	static struct objects before; /* not on the stack the probe counts */
 	int result_p[2], st[3], by_status, fails = 0;
+	bool largest_lived;
 	long touches = 0;
 	pid_t by;
 
-	(void)argc;
-	(void)argv;
-	if (setup("oom", &before) || pipe(result_p))
+	if (setup(probe, &before) || pipe(result_p))
 		return 1;
 	by = fork();
 	if (by == 0) {
@@ -196,28 +237,31 @@ int probe_oom(int argc, char **argv)
 		bystander_main(result_p[1]);
 	}
 	close(result_p[1]);
-	if (by < 0 || hog_start(&h[0], 200) || !hog_ready(&h[0], 120000) || hog_start(&h[1], 150) ||
-	    !hog_ready(&h[1], 120000))
-		return probe_fail("oom", "the first two hogs did not get their memory");
-	show_now("oom", "two hogs holding 350 MiB");
-	if (hog_start(&h[2], 240))
-		return probe_fail("oom", "fork: %s", strerror(errno));
-	printf("stress oom: hogs: pid %d %ld MiB, pid %d %ld MiB, pid %d %ld MiB; bystander pid %d\n",
-	       h[0].pid, h[0].mib, h[1].pid, h[1].mib, h[2].pid, h[2].mib, by);
+	if (by < 0 || hog_start(&h[0], 200, false) || !hog_ready(&h[0], 120000) ||
+	    hog_start(&h[1], 150, false) || !hog_ready(&h[1], 120000))
+		return probe_fail(probe, "the first two hogs did not get their memory");
+	show_now(probe, "two hogs holding 350 MiB");
+	if (hog_start(&h[2], 240, by_read))
+		return probe_fail(probe, "fork: %s", strerror(errno));
+	printf("stress %s: hogs: pid %d %ld MiB, pid %d %ld MiB, pid %d %ld MiB%s; bystander pid %d\n",
+	       probe, h[0].pid, h[0].mib, h[1].pid, h[1].mib, h[2].pid, h[2].mib,
+	       by_read ? " by pread" : "", by);
 	if (!hog_ready(&h[2], 300000))
 		fails++;
 	st[0] = wait_end(h[0].pid, 10000);
 	st[1] = wait_end(h[1].pid, 0);
 	st[2] = wait_end(h[2].pid, 0);
 	by_status = wait_end(by, 0);
-	printf("stress oom: after the third hog: %d MiB hog %s, %d MiB hog %s, %d MiB hog %s, "
+	printf("stress %s: after the third hog: %d MiB hog %s, %d MiB hog %s, %d MiB hog %s, "
 	       "bystander %s\n",
-	       (int)h[0].mib, describe(st[0]), (int)h[1].mib, describe(st[1]), (int)h[2].mib,
+	       probe, (int)h[0].mib, describe(st[0]), (int)h[1].mib, describe(st[1]), (int)h[2].mib,
 	       fails ? "did not finish" : describe(st[2]), describe(by_status));
-	show_now("oom", "the largest gone, the third hog holding 240 MiB");
+	show_now(probe, "the largest gone, the third hog holding 240 MiB");
 	close(release_p[1]);
-	if (st[1] == -1)
-		st[1] = wait_end(h[1].pid, 60000);
+	largest_lived = st[0] == -1; /* the release ends it: wait for it too */
+	for (int i = 0; i < 2; i++)
+		if (st[i] == -1)
+			st[i] = wait_end(h[i].pid, 60000);
 	if (st[2] == -1)
 		st[2] = wait_end(h[2].pid, 60000);
 	if (by_status == -1) {
@@ -225,24 +269,39 @@ int probe_oom(int argc, char **argv)
 			touches = -1;
 		by_status = wait_end(by, 60000);
 	}
-	printf("stress oom: bystander: %ld fresh pages touched, %s\n", touches, describe(by_status));
+	printf("stress %s: bystander: %ld fresh pages touched, %s\n", probe, touches,
+	       describe(by_status));
 	close(result_p[0]);
 	close(release_p[0]);
 	for (int i = 0; i < 3; i++)
 		close(h[i].ready_r);
-	if (!objects_back("oom", &before))
-		return probe_fail("oom", "counts are not back");
-	if (fails || st[0] == -1 || !WIFSIGNALED(st[0]) || WTERMSIG(st[0]) != SIGKILL)
-		return probe_fail("oom", "the largest hog was not the one killed");
+	if (!objects_back(probe, &before))
+		return probe_fail(probe, "counts are not back");
+	if (fails || largest_lived || !WIFSIGNALED(st[0]) || WTERMSIG(st[0]) != SIGKILL)
+		return probe_fail(probe, "the largest hog was not the one killed");
 	if (st[1] < 0 || !WIFEXITED(st[1]) || WEXITSTATUS(st[1]) || st[2] < 0 ||
 	    !WIFEXITED(st[2]) || WEXITSTATUS(st[2]))
-		return probe_fail("oom", "another hog died too");
+		return probe_fail(probe, "another hog died too");
 	if (by_status < 0 || !WIFEXITED(by_status) || WEXITSTATUS(by_status) || touches <= 0)
-		return probe_fail("oom", "the bystander did not live through it");
-	printf("stress oom: PASS: the largest (pid %d, %ld MiB) killed, the others and the bystander "
-	       "lived; counts back\n",
-	       h[0].pid, h[0].mib);
+		return probe_fail(probe, "the bystander did not live through it");
+	printf("stress %s: PASS: the largest (pid %d, %ld MiB) killed, the others and the bystander "
+	       "lived%s; counts back\n",
+	       probe, h[0].pid, h[0].mib, by_read ? ", every pread whole" : "");
 	return 0;
+}
+
+int probe_oom(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return oom_run("oom", false);
+}
+
+int probe_oom_copy(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return oom_run("oom-copy", true);
 }
 
 /* In a child: a populate that cannot be had must fail with ENOMEM; a small one must work. */
@@ -267,7 +326,7 @@ static int populate_child(void)
 int probe_populate(int argc, char **argv)
 {
 	struct hog h[2];
-	struct objects before;
+	static struct objects before; /* not on the stack the probe counts */
 	int st, hog_st[2];
 	pid_t pid;
 
@@ -275,8 +334,8 @@ int probe_populate(int argc, char **argv)
 	(void)argv;
 	if (setup("populate", &before))
 		return 1;
-	if (hog_start(&h[0], 200) || !hog_ready(&h[0], 120000) || hog_start(&h[1], 150) ||
-	    !hog_ready(&h[1], 120000))
+	if (hog_start(&h[0], 200, false) || !hog_ready(&h[0], 120000) ||
+	    hog_start(&h[1], 150, false) || !hog_ready(&h[1], 120000))
 		return probe_fail("populate", "the hogs did not get their memory");
 	show_now("populate", "two hogs holding 350 MiB");
 	pid = fork();

@@ -9,7 +9,9 @@
  *   - a futex word plays ROUNDS rounds (default 1,000) of ping-pong, each
  *     side sleeping in FUTEX_WAIT until the other's FUTEX_WAKE: a lost
  *     wake-up stops the channel, which the watchdog here reports after
- *     WATCHDOG_S seconds without progress.
+ *     WATCHDOG_S seconds without progress; and the waiters FUTEX_WAKE says
+ *     it woke must equal the waits that returned 0 (woken), as on Linux: a
+ *     wake counted for a waiter that returned EINTR instead is one lost.
  * Every thread sends a signal every few operations: tgkill of a random
  * thread with SIGUSR1 (SA_RESTART), SIGUSR2 or SIGRTMIN (no SA_RESTART,
  * so blocked calls fail with EINTR), or kill of the process with
@@ -68,6 +70,8 @@ struct channel {
 	long progress;	/* bytes read or rounds played (atomic) */
 	long bad_bytes; /* bytes that were not the pattern */
 	long eintr;	/* calls that failed with EINTR */
+	long woken;	/* FUTEX_WAITs that returned 0: a wake-up (atomic) */
+	long wakes;	/* waiters FUTEX_WAKE said it woke (atomic) */
 };
 
 static struct member members[2 * MAX_CHANNELS];
@@ -172,9 +176,14 @@ static long futex(int *word, int op, int val)
 /* Sleeps while *word == val; EINTR and spurious wake-ups just look again. */
 static void wait_while(struct channel *c, int val)
 {
-	while (__atomic_load_n(&c->word, __ATOMIC_ACQUIRE) == val)
-		if (futex(&c->word, FUTEX_WAIT_PRIVATE, val) < 0 && errno == EINTR)
+	while (__atomic_load_n(&c->word, __ATOMIC_ACQUIRE) == val) {
+		long got = futex(&c->word, FUTEX_WAIT_PRIVATE, val);
+
+		if (got == 0)
+			__atomic_add_fetch(&c->woken, 1, __ATOMIC_RELAXED);
+		else if (errno == EINTR)
 			__atomic_add_fetch(&c->eintr, 1, __ATOMIC_RELAXED);
+	}
 }
 
 /*
@@ -193,7 +202,10 @@ static void futex_side(struct member *m, struct channel *c)
 			return;
 		}
 		__atomic_store_n(&c->word, mine, __ATOMIC_RELEASE);
-		futex(&c->word, FUTEX_WAKE_PRIVATE, 1);
+		long woke = futex(&c->word, FUTEX_WAKE_PRIVATE, 1);
+
+		if (woke > 0)
+			__atomic_add_fetch(&c->wakes, woke, __ATOMIC_RELAXED);
 		if (!m->producer)
 			__atomic_store_n(&c->progress, r, __ATOMIC_RELEASE);
 		maybe_send(m, r);
@@ -310,7 +322,7 @@ static int setup(long ncpu)
 /* One run of every channel from a clean slate; 0, or 1 after a FAIL line. */
 static int run_once(long ncpu, int quiet)
 {
-	long sent = 0, handled = 0, eintr = 0, bad = 0;
+	long sent = 0, handled = 0, eintr = 0, bad = 0, wakes = 0, woken = 0;
 	int err = 0, started = 0, fail = 0;
 
 	memset(members, 0, sizeof(members));
@@ -344,6 +356,15 @@ static int run_once(long ncpu, int quiet)
 
 		eintr += c->eintr;
 		bad += c->bad_bytes;
+		wakes += c->wakes;
+		woken += c->woken;
+		/* Each waiter a wake took off the queue must have returned 0 from its wait. */
+		if (c->kind == FUTEX && c->wakes != c->woken) {
+			printf("stress signals: channel %d (futex): FUTEX_WAKE woke %ld waiters, %ld "
+			       "FUTEX_WAITs returned woken\n",
+			       i, c->wakes, c->woken);
+			fail = 1;
+		}
 		if (c->progress != channel_goal(c) || c->bad_bytes) {
 			printf("stress signals: channel %d (%s): %ld of %ld, %ld bad\n", i,
 			       kind_name[c->kind], c->progress, channel_goal(c), c->bad_bytes);
@@ -377,8 +398,9 @@ static int run_once(long ncpu, int quiet)
 	}
 	if (!quiet || fail)
 		printf("stress signals: %ld signals by tgkill (%ld handled) and %ld by kill (%ld handled); "
-		       "%ld calls ended in EINTR; %ld bad bytes\n",
-		       sent, handled, proc_sent, proc_handled, eintr, bad);
+		       "%ld calls ended in EINTR; %ld bad bytes; futex: %ld woken by FUTEX_WAKE, %ld "
+		       "waits woken\n",
+		       sent, handled, proc_sent, proc_handled, eintr, bad, wakes, woken);
 	return fail ? probe_fail("signals", "a byte, a round or a signal went missing") : 0;
 }
 
@@ -387,7 +409,7 @@ int probe_signals(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long bytes = argc > 1 ? strtol(argv[1], NULL, 10) : 256 * 1024;
 	long n = argc > 2 ? strtol(argv[2], NULL, 10) : 1000;
-	struct objects before;
+	static struct objects before; /* not on the stack the probe counts */
 
 	if (bytes <= 0 || n <= 0)
 		return probe_fail("signals", "usage: stress signals [BYTES [ROUNDS]]");

@@ -32,6 +32,7 @@ int probe_procs(int argc, char **argv);
 int probe_threads(int argc, char **argv);
 int probe_forkbomb(int argc, char **argv);
 int probe_oom(int argc, char **argv);
+int probe_oom_copy(int argc, char **argv);
 int probe_populate(int argc, char **argv);
 int probe_tlb(int argc, char **argv);
 int probe_stack(int argc, char **argv);

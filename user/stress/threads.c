@@ -86,7 +86,7 @@ int probe_threads(int argc, char **argv)
 	long most_threads = 0;
 	pthread_t *tid;
 	pthread_attr_t attr;
-	struct objects before;
+	static struct objects before; /* not on the stack the probe counts */
 	int err = 0;
 
 	if (n <= 0 || batch <= 0 || !(tid = calloc((size_t)batch, sizeof(*tid))))

@@ -254,7 +254,7 @@ int probe_tlb(int argc, char **argv)
 	long rounds = argc > 1 ? strtol(argv[1], NULL, 10) : 100, next = 1;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct sigaction sa = { 0 };
-	struct objects before;
+	static struct objects before; /* not on the stack the probe counts */
 
 	if (rounds <= 0)
 		return probe_fail("tlb", "usage: stress tlb [ROUNDS]");

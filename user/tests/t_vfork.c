@@ -4,7 +4,8 @@
  * ignored, SA_NOCLDWAIT) or reaped by a second thread while the parent
  * may still be waking; clone(CLONE_THREAD|CLONE_VFORK), which must return
  * when that thread exits; a vfork parent killed while its child lives on;
- * an execve in one thread while another waits in vfork. Runs on Linux and
+ * an execve in one thread while another waits in vfork; a vfork child that
+ * runs for 3 s while its parent waits. Runs on Linux and
  * Fulcrum; a kernel that gets these wrong hangs here, so the boot test's
  * timeout is the failure. `t_vfork --case NAME` runs one case.
  *
@@ -321,6 +322,34 @@ static const char *exec_while_vfork(void)
 	return NULL;
 }
 
+/*
+ * A vfork child that runs a while (VFORK_CHILD_MS of sleep) before it
+ * exits, its parent waiting all along. The wait is killable, so a boot
+ * with hung_task_ms below that (user-t_vfork-hung) must not report the
+ * parent as a hung task, as Linux does not.
+ */
+#define VFORK_CHILD_MS 3000
+
+static pid_t __attribute__((noinline)) vfork_sleep_once(void)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0) {
+		sleep_ms(VFORK_CHILD_MS);
+		raw1(SYS_exit_group, 0);
+	}
+	return pid;
+}
+
+static const char *vfork_child_runs_long(void)
+{
+	pid_t pid = vfork_sleep_once();
+
+	EXPECT(pid > 0, "vfork: %s", strerror(errno));
+	EXPECT_EXITED(child_wait(pid), 0);
+	return NULL;
+}
+
 /* ------------------------------------------------------------ signals to init (Fulcrum only) */
 
 static const char *init_ignores_sigterm(void)
@@ -393,6 +422,7 @@ static const struct test_case cases[] = {
 	{ "vfork_parent_killed", vfork_parent_killed },
 	{ "vfork_parent_sigterm", vfork_parent_sigterm },
 	{ "exec_while_vfork", exec_while_vfork },
+	{ "vfork_child_runs_long", vfork_child_runs_long },
 };
 
 /* Fulcrum only (they signal pid 1): by --init-signals, or one by one by --case. */
