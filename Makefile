@@ -175,6 +175,7 @@ ARCH_C := \
 	arch/x86_64/serial.c \
 	arch/x86_64/vga.c \
 	arch/x86_64/fbcon.c \
+	arch/x86_64/fbcon_text.c \
 	arch/x86_64/keyboard.c \
 	arch/x86_64/console.c \
 	arch/x86_64/gdt.c \
@@ -683,6 +684,7 @@ UNIT_KERNEL_C := \
 	kernel/trace/trace_events.c \
 	kernel/trace/trace_output.c \
 	arch/x86_64/cpuid_topology.c \
+	arch/x86_64/fbcon_text.c \
 	arch/x86_64/signal_frame.c
 UNIT_TEST_C := $(wildcard tests/unit/*.c) $(wildcard tests/unit/fake/*.c)
 $(call check-sources,UNIT_KERNEL_C)

@@ -1,42 +1,49 @@
 /*
- * Framebuffer text console. The characters on screen are kept in a cell
- * array. Each glyph is rendered once, at start, into the framebuffer's own
- * pixel format (when the font is small enough), so drawing a character is
- * copying its rows. Scrolling jumps half the screen at a time: the
- * pixel rows are moved up in one copy and only the freed rows are cleared,
- * so a boot log costs few scrolls.
+ * Framebuffer text console. The text lives in RAM (fbcon_text): writing and
+ * scrolling change it there, and a sync draws only the cells that differ
+ * from what the screen shows, so video memory is written, never read. Each
+ * glyph is rendered once, at start, into the framebuffer's own pixel format
+ * (when the font is small enough), so drawing a character is copying its
+ * rows; a run of blanks is a fill.
  */
 #include "fbcon.h"
 
 #include <arch/memory.h>
 
 #include "cmdline.h"
+#include "fbcon_text.h"
 #include "font.h"
 #include "lib/string.h"
 #include "mmu.h"
 #include "printk.h"
 
-#define MAX_COLS 480 /* a 3840-pixel-wide screen with an 8-pixel font */
-#define MAX_ROWS 160
-#define LOW_4G	 (4ULL << 30)
-#define BLANK	 ' '
-#define FG_RGB	 0xaaaaaa /* VGA's light grey on black */
-#define BG_RGB	 0x000000
+#define LOW_4G (4ULL << 30)
+#define FG_RGB 0xaaaaaa /* VGA's light grey on black */
+#define BG_RGB 0x000000
 
 static volatile u8 *fb_base;
 static u32 fb_pitch, fb_bytespp;
 static u32 fg_pixel, bg_pixel;
-static u32 cols, rows, row, col;
 static u64 fb_phys;
 static u32 fb_width, fb_height;
-static u8 cells[MAX_ROWS][MAX_COLS];  /* what should be on screen */
-static u8 drawn[MAX_ROWS][MAX_COLS];  /* what is on screen */
+static struct fbcon_text text;
 static struct boot_framebuffer given; /* what the loader handed over, for the boot line */
 static const char *not_drawn;	      /* why it is not drawn on, or NULL */
 /* Every glyph in the framebuffer's pixel format, row after row; used when it fits. */
 static u8 glyph_cache[256 * 16 * 8 * 4] __aligned(8);
 static bool cache_ok;
 static u32 glyph_row_bytes; /* font width * bytes per pixel */
+/*
+ * Each glyph's lit words: the 8-byte words of its cell that are not all
+ * background, as (byte offset in the cell on screen, value). Text is mostly
+ * background, so a character is drawn by erasing the old glyph's lit words
+ * and storing the new one's: about a third of the cell's words each.
+ */
+#define LIT_MAX 12288
+static u32 lit_offset[LIT_MAX];
+static u64 lit_value[LIT_MAX];
+static u32 lit_first[257]; /* glyph g's words: [lit_first[g], lit_first[g + 1]) */
+static bool lit_ok;
 
 static bool nofbcon;
 BOOT_OPTION_BOOL(nofbcon, "nofbcon", &nofbcon,
@@ -92,6 +99,35 @@ static void fill_glyph_cache(void)
 	}
 }
 
+/*
+ * Lists every glyph's lit words, if the cache exists, the background is 0,
+ * a glyph row is whole words and they fit.
+ */
+static void fill_lit_words(void)
+{
+	const struct console_font *f = &console_font;
+	u32 words = glyph_row_bytes / 8, n = 0;
+
+	lit_ok = cache_ok && bg_pixel == 0 && glyph_row_bytes % 8 == 0 && fb_pitch % 8 == 0;
+	for (u32 g = 0; g < 256 && lit_ok; g++) {
+		const u64 *w = (const u64 *)(glyph_cache + (size_t)g * f->height * glyph_row_bytes);
+
+		lit_first[g] = n;
+		for (u32 y = 0; y < f->height; y++)
+			for (u32 x = 0; x < words; x++, w++) {
+				if (!*w)
+					continue;
+				if (n == LIT_MAX) {
+					lit_ok = false;
+					return;
+				}
+				lit_offset[n] = y * fb_pitch + x * 8;
+				lit_value[n++] = *w;
+			}
+	}
+	lit_first[256] = n;
+}
+
 /* Copies n bytes (a glyph row) to the framebuffer: a string copy of words where it can. */
 static void copy_row(volatile u8 *dst, const u8 *src, u32 n)
 {
@@ -105,19 +141,17 @@ static void copy_row(volatile u8 *dst, const u8 *src, u32 n)
 		dst[i] = src[i];
 }
 
-static void draw_cell(u32 r, u32 c)
+static void draw_glyph(volatile u8 *line, u8 ch)
 {
 	const struct console_font *f = &console_font;
-	volatile u8 *line = fb_base + (size_t)r * f->height * fb_pitch +
-			    (size_t)c * f->width * fb_bytespp;
 
 	if (cache_ok) {
-		const u8 *g = glyph_cache + (size_t)cells[r][c] * f->height * glyph_row_bytes;
+		const u8 *g = glyph_cache + (size_t)ch * f->height * glyph_row_bytes;
 
 		for (u32 y = 0; y < f->height; y++, line += fb_pitch, g += glyph_row_bytes)
 			copy_row(line, g, glyph_row_bytes);
 	} else {
-		const u8 *glyph = f->bitmap + (size_t)cells[r][c] * f->height * f->row_bytes;
+		const u8 *glyph = f->bitmap + (size_t)ch * f->height * f->row_bytes;
 
 		for (u32 y = 0; y < f->height; y++, line += fb_pitch, glyph += f->row_bytes) {
 			volatile u8 *p = line;
@@ -126,76 +160,65 @@ static void draw_cell(u32 r, u32 c)
 				put_pixel(p, glyph[x / 8] & (0x80 >> (x % 8)) ? fg_pixel : bg_pixel);
 		}
 	}
-	drawn[r][c] = cells[r][c];
 }
 
-/* Redraws the cells of row r that differ from what is on screen. */
-static void sync_row(u32 r)
+/* Sets n bytes from p to the background colour (n a whole number of pixels). */
+static void fill_background(volatile u8 *p, size_t n)
 {
-	for (u32 c = 0; c < cols; c++)
-		if (cells[r][c] != drawn[r][c])
-			draw_cell(r, c);
-}
+	if (bg_pixel == 0) {
+		size_t words = n / 8;
+		volatile u8 *q = p;
 
-/* Sets pixel rows [y0, y1) to the background colour. */
-static void clear_pixel_rows(u32 y0, u32 y1)
-{
-	for (u32 y = y0; y < y1; y++) {
-		volatile u8 *p = fb_base + (size_t)y * fb_pitch;
-
-		if (bg_pixel == 0) {
-			size_t words = fb_width * fb_bytespp / 8;
-			volatile u8 *q = p;
-
-			__asm__ volatile("rep stosq" : "+D"(q), "+c"(words) : "a"(0UL) : "memory");
-			for (u32 i = fb_width * fb_bytespp / 8 * 8; i < fb_width * fb_bytespp; i++)
-				p[i] = 0;
-		} else {
-			for (u32 x = 0; x < fb_width; x++, p += fb_bytespp)
-				put_pixel(p, bg_pixel);
-		}
+		__asm__ volatile("rep stosq" : "+D"(q), "+c"(words) : "a"(0UL) : "memory");
+		for (size_t i = n / 8 * 8; i < n; i++)
+			p[i] = 0;
+	} else {
+		for (size_t x = 0; x < n; x += fb_bytespp)
+			put_pixel(p + x, bg_pixel);
 	}
 }
 
-/*
- * Copies n bytes from src down to dst < src, front to back: rep movsq over the
- * words (a string copy is also what write-combining memory handles best).
- */
-static void move_up(volatile u8 *dst, const volatile u8 *src, size_t n)
+/* Turns the cell at `at` from glyph was into glyph want through their lit words. */
+static void redraw_lit(volatile u8 *at, u8 want, u8 was)
 {
-	size_t words = n / 8;
-
-	__asm__ volatile("rep movsq" : "+D"(dst), "+S"(src), "+c"(words) : : "memory");
-	for (size_t i = 0; i < n % 8; i++)
-		dst[i] = src[i];
+	for (u32 i = lit_first[was]; i < lit_first[was + 1]; i++)
+		*(volatile u64 *)(at + lit_offset[i]) = 0;
+	for (u32 i = lit_first[want]; i < lit_first[want + 1]; i++)
+		*(volatile u64 *)(at + lit_offset[i]) = lit_value[i];
 }
 
-/*
- * Jump scroll: half the screen at once. Rows still to be drawn are drawn
- * first, then the pixels move up in one copy and the freed rows are cleared.
- */
-static void scroll(void)
+/* fbcon_text's drawing function: by lit words, else glyph by glyph with blank runs filled. */
+static void draw_cells(u32 r, u32 c, u32 n, const u8 *want, const u8 *was)
 {
 	const struct console_font *f = &console_font;
-	u32 step = rows / 2 ? rows / 2 : 1;
-	u32 keep = (rows - step) * f->height;
+	volatile u8 *top = fb_base + (size_t)r * f->height * fb_pitch;
+	u32 cell_bytes = f->width * fb_bytespp;
 
-	for (u32 r = step; r < rows; r++)
-		sync_row(r);
-	move_up(fb_base, fb_base + (size_t)step * f->height * fb_pitch, (size_t)keep * fb_pitch);
-	clear_pixel_rows(keep, rows * f->height);
-	memmove(cells[0], cells[step], (size_t)(rows - step) * MAX_COLS);
-	memmove(drawn[0], drawn[step], (size_t)(rows - step) * MAX_COLS);
-	memset(cells[rows - step], BLANK, (size_t)step * MAX_COLS);
-	memset(drawn[rows - step], BLANK, (size_t)step * MAX_COLS);
-	row = rows - step;
+	if (lit_ok) {
+		for (u32 i = 0; i < n; i++)
+			redraw_lit(top + (size_t)(c + i) * cell_bytes, want[i], was[i]);
+		return;
+	}
+	for (u32 i = 0; i < n;) {
+		volatile u8 *at = top + (size_t)(c + i) * cell_bytes;
+		u32 blanks = 0;
+
+		while (i + blanks < n && want[i + blanks] == FBCON_TEXT_BLANK)
+			blanks++;
+		if (!blanks) {
+			draw_glyph(at, want[i++]);
+			continue;
+		}
+		for (u32 y = 0; y < f->height; y++)
+			fill_background(at + (size_t)y * fb_pitch, (size_t)blanks * cell_bytes);
+		i += blanks;
+	}
 }
 
 static void clear_screen(void)
 {
-	clear_pixel_rows(0, fb_height);
-	memset(cells, BLANK, sizeof(cells));
-	memset(drawn, BLANK, sizeof(drawn));
+	for (u32 y = 0; y < fb_height; y++)
+		fill_background(fb_base + (size_t)y * fb_pitch, (size_t)fb_width * fb_bytespp);
 }
 
 bool fbcon_init(const struct boot_framebuffer *fb)
@@ -228,14 +251,9 @@ bool fbcon_init(const struct boot_framebuffer *fb)
 	fb_height = fb->height;
 	fg_pixel = make_pixel(fb, FG_RGB);
 	bg_pixel = make_pixel(fb, BG_RGB);
-	cols = fb->width / f->width;
-	rows = fb->height / f->height;
-	if (cols > MAX_COLS)
-		cols = MAX_COLS;
-	if (rows > MAX_ROWS)
-		rows = MAX_ROWS;
-	row = col = 0;
+	fbcon_text_init(&text, fb->width / f->width, fb->height / f->height);
 	fill_glyph_cache();
+	fill_lit_words();
 	clear_screen();
 	return true;
 }
@@ -267,47 +285,14 @@ void fbcon_report(void)
 	if (!fb_base)
 		return;
 	pr_info("fbcon: %ux%u, %u bpp, pitch %u at %#llx: %ux%u characters of %ux%u (%s)\n",
-		fb_width, fb_height, fb_bytespp * 8, fb_pitch, (unsigned long long)fb_phys, cols,
-		rows, console_font.width, console_font.height, console_font.name);
+		fb_width, fb_height, fb_bytespp * 8, fb_pitch, (unsigned long long)fb_phys,
+		text.cols, text.rows, console_font.width, console_font.height, console_font.name);
 }
 
 void fbcon_write(const char *s, size_t len)
 {
-	u32 first = row; /* rows from here on may hold cells not drawn yet */
-
 	if (!fb_base || nofbcon)
 		return;
-	for (size_t i = 0; i < len; i++) {
-		u8 c = (u8)s[i];
-
-		if (c == '\n') {
-			col = 0;
-			row++;
-		} else if (c == '\r') {
-			col = 0;
-		} else if (c == '\b') {
-			if (col)
-				col--;
-		} else {
-			if (col == cols) {
-				col = 0;
-				row++;
-			}
-			if (row == rows) {
-				scroll(); /* draws every changed cell */
-				first = row;
-			}
-			if (c == '\t') {
-				col = col + 8 - col % 8 < cols ? col + 8 - col % 8 : cols;
-				continue;
-			}
-			cells[row][col++] = c < 0x20 ? '?' : c;
-		}
-		if (row == rows) {
-			scroll();
-			first = row;
-		}
-	}
-	for (u32 r = first; r <= row && r < rows; r++)
-		sync_row(r);
+	fbcon_text_write(&text, s, len);
+	fbcon_text_sync(&text, draw_cells);
 }

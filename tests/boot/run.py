@@ -53,7 +53,9 @@ class BootTest:
     use_built_iso: bool = False  # boot build/fulcrum.iso exactly as `make` made it
     stop_marker: str = None  # without qemu_exit: stop QEMU once this text appears
     stop_on: str = None  # a regular expression: a line matching it stops QEMU STOP_ON_GRACE_S later
-    screen: bool = False  # read the VGA text screen through the QEMU monitor before stopping
+    # read the screen (framebuffer, else VGA text) through the QEMU monitor once stop_marker shows
+    screen: bool = False
+    qemu_exit: bool = True  # False: no qemu_exit, QEMU stays up after the halt (a screen to read)
     icount: bool = False  # deterministic guest time (TCG -icount): for tests that measure CPU shares
     initrd: str = "built"  # the "initrd" module: "built" (build/initrd.cpio), "garbage", or None
     timeout: float = 120
@@ -94,7 +96,7 @@ class BootTest:
         does not set itself, kept before a bare "--"."""
         words = self.cmdline.split(" -- ", 1) if " -- " in f" {self.cmdline} " else [self.cmdline]
         own = {w.split("=", 1)[0] for w in words[0].split()}
-        extra = " qemu_exit" + ("" if self.user else " noinit")
+        extra = (" qemu_exit" if self.qemu_exit else "") + ("" if self.user else " noinit")
         extra += "".join(f" {k}={v}" for k, v in TEST_WATCHDOG_OPTIONS.items() if k not in own)
         line = (words[0].strip() + extra).strip()
         return line + (" -- " + words[1] if len(words) > 1 else "")
@@ -107,7 +109,8 @@ class Context:
         self.build = build
         self.elf = os.path.join(build, "fulcrum.elf")
         self.symbols = {}
-        self.screens = {}  # worker thread name -> text read off the VGA screen
+        self.screens = {}  # worker thread name -> text read off the screen in its current test
+        self.screen_notes = {}  # worker thread name -> why its screen read failed, attempt by attempt
         out = subprocess.run(["nm", "-S", self.elf], capture_output=True, text=True, check=True).stdout
         for line in out.splitlines():
             parts = line.split()
@@ -138,9 +141,10 @@ def matches(pattern):
 def screen_shows(*texts):
     """The screen (the framebuffer through a screendump, or VGA text at 0xb8000) shows these."""
     def check(log, ctx):
-        screen = ctx.screens.get(threading.current_thread().name, "")
+        key = threading.current_thread().name
+        screen = ctx.screens.get(key, "")
         if not screen:
-            return ["could not read the VGA text screen"]
+            return [f"could not read the screen: {ctx.screen_notes.get(key, 'never read')}"]
         return [f"screen lacks {t!r}" for t in texts if t not in screen]
     return check
 
@@ -1466,12 +1470,12 @@ TESTS = BARE_METAL_TESTS + SERIAL_TESTS + SCREEN_TESTS + USER_TESTS + SMP_LATE_T
              checks=[screen_shows("topology:", "fulcrum: ready in", "fulcrum: halted",
                                   "fbcon: framebuffer mapped write-combining (PAT)")]),
     BootTest("fb-nopat", "nopat: IA32_PAT untouched, the framebuffer drawn through the direct map",
-             cmdline="nopat", use_built_iso=False,
-             # No screen read: it came back empty in 2 of 6 runs under load (not yet traced);
-             # vga-screen and uefi-iso check the framebuffer's text.
+             cmdline="nopat", use_built_iso=False, qemu_exit=False, stop_marker="fulcrum: halted",
+             screen=True,
              checks=[has("pat: left alone (nopat)",
                          "fbcon: framebuffer drawn through the direct map (no write-combining)"),
-                     lacks("IA32_PAT"), clean_boot]),
+                     lacks("IA32_PAT"), clean_boot,
+                     screen_shows("fulcrum: ready in", "fbcon: framebuffer drawn through the direct map")]),
     BootTest("memory-128m", "boots with 128 MiB of RAM", memory_mib=128,
              checks=[has("fulcrum: ready in"), memory_reported(128), clean_boot]),
     BootTest("memory-8g", "boots with 8 GiB of RAM, RAM above 4 GiB direct-mapped and allocatable",
@@ -1836,27 +1840,21 @@ def iso_for(build, cmdline, initrd=None, elf=None):
     return iso
 
 
+class ScreenUnread(Exception):
+    """A screen read that gave no text: why (no answer, an answer not understood)."""
+
+
 def read_vga_text(sock_path):
     """The 80x25 text screen's characters, one line per row, via the monitor's xp command."""
-    import socket
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(10)
-    s.connect(sock_path)
-
-    def until_prompt():
-        buf = b""
-        while not buf.endswith(b"(qemu) "):
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            buf += chunk
-        return buf.decode("latin-1")
-
-    until_prompt()
-    s.sendall(b"xp /4000bx 0xb8000\n")
-    out = until_prompt()
-    s.close()
+    try:
+        mon = Monitor(sock_path, timeout=10)
+        out = mon.cmd("xp /4000bx 0xb8000")
+        mon.close()
+    except OSError as e:
+        raise ScreenUnread(f"no answer from the monitor ({e})")
     cells = [int(x, 16) for x in re.findall(r"0x([0-9a-f]{2})\b", out.split("\n", 1)[-1])]
+    if len(cells) != 4000:
+        raise ScreenUnread(f"xp's answer not understood ({len(cells)} of 4000 bytes): {out[-200:]!r}")
     chars = "".join(chr(c) if 32 <= c < 127 else " " for c in cells[0::2])
     return "\n".join(chars[i:i + 80] for i in range(0, len(chars), 80))
 
@@ -1957,18 +1955,57 @@ def sendkeys(mon, text):
         mon.cmd(f"sendkey {key}")
 
 
-def read_screen(test, sock, build, log):
+def read_screen_once(test, sock, build, log):
     """The screen's text: the framebuffer's through a screendump when the kernel drew there
-    (GRUB hands a framebuffer over under BIOS too when the kernel asks), else VGA text."""
+    (GRUB hands a framebuffer over under BIOS too when the kernel asks), else VGA text.
+    Raises ScreenUnread saying which case it was when there is no text."""
     if "fbcon: " not in log:
         return read_vga_text(sock)
     sys.path.insert(0, os.path.join(TOP, "tools", "lib"))
     import psf
     ppm = os.path.join(build, "test-logs", f"screen-{test.name}.ppm")
-    mon = Monitor(sock)
-    mon.cmd(f"screendump {ppm}")
-    mon.close()
-    return screen_text(ppm, psf.load(FONT))
+    if os.path.exists(ppm):
+        os.unlink(ppm)  # a dump left by an earlier run must not pass for this one
+    try:
+        mon = Monitor(sock, timeout=10)
+        out = mon.cmd(f"screendump {ppm}")
+        mon.close()
+    except OSError as e:
+        raise ScreenUnread(f"no answer from the monitor ({e})")
+    try:
+        return screen_text(ppm, psf.load(FONT))
+    except (OSError, ValueError, IndexError) as e:
+        raise ScreenUnread(f"screendump's answer not understood ({e}; the monitor said "
+                           f"{out.strip()[-200:]!r})")
+
+
+SCREEN_READS = 3  # the boot is over when the screen is read: reading again is harmless
+
+
+def read_screen(test, sock, build, log, proc):
+    """(text, notes): the screen read up to SCREEN_READS times, a second apart, until it shows
+    text with the stop marker (the console draws a line after the serial port carries it);
+    notes say what each failed attempt got (no answer, an answer not understood, empty)."""
+    text, notes = "", []
+    for attempt in range(SCREEN_READS):
+        if attempt:
+            time.sleep(1)  # a pause between reads, not an expectation
+        if proc.poll() is not None:
+            notes.append("QEMU had exited")
+            break
+        try:
+            got = read_screen_once(test, sock, build, log)
+        except ScreenUnread as e:
+            notes.append(str(e))
+            continue
+        if not got.strip():
+            notes.append("an empty screen")
+            continue
+        text = got
+        if test.stop_marker in got:
+            break
+        notes.append(f"the screen lacked {test.stop_marker!r}")
+    return text, notes
 
 
 def drive_screen(test, sock, build, ctx, proc, key):
@@ -2011,6 +2048,12 @@ def boot(test, build, ctx=None):
         else:
             iso = iso_for(build, test.kernel_cmdline(), initrd, elf)
     extra, sock = [], None
+    key = threading.current_thread().name
+    if ctx is not None:  # a worker thread runs many tests: nothing read for another counts
+        ctx.screens.pop(key, None)
+        ctx.screen_notes.pop(key, None)
+        if test.screen and not test.stop_marker:
+            ctx.screen_notes[key] = "never read: a screen test needs a stop_marker (QEMU up)"
     if test.screen or test.screen_keys:
         sock = os.path.join(build, "test-logs", f"monitor-{test.name}.sock")
         if os.path.exists(sock):
@@ -2089,11 +2132,12 @@ def boot(test, build, ctx=None):
         seen.wait(test.timeout)
         timed_out = proc.poll() is None and not any(test.stop_marker in c for c in chunks)
         if sock and not timed_out and ctx is not None:
-            try:
-                ctx.screens[threading.current_thread().name] = read_screen(test, sock, build,
-                                                                           "".join(chunks))
-            except OSError as e:
-                print(f"boot: {test.name}: monitor: {e}")
+            text, notes = read_screen(test, sock, build, "".join(chunks), proc)
+            if text:
+                ctx.screens[key] = text
+            if notes:
+                ctx.screen_notes[key] = "; ".join(notes)
+                print(f"boot: {test.name}: screen reads: {ctx.screen_notes[key]}")
         if proc.poll() is None:
             proc.terminate()
         code = None if timed_out else test.expect_exit

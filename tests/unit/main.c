@@ -18,6 +18,7 @@
 #pragma weak multiboot2_suite
 #pragma weak pvh_suite
 #pragma weak cpuid_topology_suite
+#pragma weak fbcon_text_suite
 #pragma weak acpi_tables_suite
 #pragma weak acpi_madt_suite
 #pragma weak acpi_srat_suite
@@ -105,6 +106,7 @@ int main(void)
 		{ "multiboot2", multiboot2_suite },
 		{ "pvh", pvh_suite },
 		{ "cpuid_topology", cpuid_topology_suite },
+		{ "fbcon_text", fbcon_text_suite },
 		{ "acpi_tables", acpi_tables_suite },
 		{ "acpi_madt", acpi_madt_suite },
 		{ "acpi_srat", acpi_srat_suite },

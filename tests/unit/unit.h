@@ -26,6 +26,7 @@ Suite *ksyms_suite(void);
 Suite *multiboot2_suite(void);
 Suite *pvh_suite(void);
 Suite *cpuid_topology_suite(void);
+Suite *fbcon_text_suite(void);
 Suite *acpi_tables_suite(void);
 Suite *acpi_madt_suite(void);
 Suite *acpi_srat_suite(void);
