@@ -54,8 +54,8 @@ long __vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsi
 	return ret;
 }
 
-long vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
-	    enum vma_kind kind)
+static long map_area(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
+		     enum vma_kind kind, struct shmem *shm, u64 pgoff)
 {
 	struct vm_op op;
 	unsigned long flags;
@@ -79,9 +79,28 @@ long vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsign
 		return ret;
 	flags = vm_lock(vm);
 	ret = __vm_map(vm, addr, len, prot, how, kind, &op);
+	if (ret >= 0 && shm) {
+		struct vma *v = vma_find(vm, (uintptr_t)ret); /* shared areas never merge */
+
+		shmem_get(shm);
+		v->shm = shm;
+		v->shm_pgoff = pgoff;
+	}
 	vm_unlock(vm, flags);
 	vm_op_end(vm, &op);
 	return ret;
+}
+
+long vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
+	    enum vma_kind kind)
+{
+	return map_area(vm, addr, len, prot, how, kind, NULL, 0);
+}
+
+long vm_map_shared(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
+		   struct shmem *shm, u64 pgoff)
+{
+	return map_area(vm, addr, len, prot, how, VMA_SHARED, shm, pgoff);
 }
 
 long vm_map_anon(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, bool fixed)
