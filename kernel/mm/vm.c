@@ -71,7 +71,7 @@ int vm_populate(struct vm *vm, struct vma *v, uintptr_t page, phys_addr_t *pa)
 			arch_mm_protect(&vm->mm, page, v->prot);
 		return 0;
 	}
-	if (vm->resident_pages >= vm_limit_pages())
+	if (vm->resident_pages >= vm_limit_pages(vm))
 		return -ENOMEM;
 	if (v->shm)
 		frame = shmem_frame(v->shm, v->shm_pgoff + ((page - v->start) >> PAGE_SHIFT), true);
@@ -178,6 +178,7 @@ struct vm *vm_create(void)
 	vm->lock = (struct spinlock)SPINLOCK_INIT;
 	vm->areas = RB_ROOT;
 	vm->refcount = 1;
+	vm->rlim = (struct vm_rlimits){ ~0ULL, ~0ULL, USER_STACK_SIZE, USER_STACK_SIZE };
 	__atomic_add_fetch(&live_vms, 1, __ATOMIC_RELAXED);
 	return vm;
 }
@@ -236,6 +237,7 @@ static int clone_areas(struct vm *dst, const struct vm *src)
 	}
 	dst->brk_start = src->brk_start;
 	dst->brk = src->brk;
+	dst->rlim = src->rlim;
 	return 0;
 }
 
@@ -336,6 +338,22 @@ struct vm *vm_clone(struct vm *src)
 		return NULL;
 	}
 	return dst;
+}
+
+void vm_get_rlimits(struct vm *vm, struct vm_rlimits *out)
+{
+	unsigned long flags = vm_lock(vm);
+
+	*out = vm->rlim;
+	vm_unlock(vm, flags);
+}
+
+void vm_set_rlimits(struct vm *vm, const struct vm_rlimits *in)
+{
+	unsigned long flags = vm_lock(vm);
+
+	vm->rlim = *in;
+	vm_unlock(vm, flags);
 }
 
 void vm_usage(struct vm *vm, struct vm_usage *out)

@@ -80,6 +80,25 @@ enum vma_kind {
 extern s64 vm_user_mem_limit;
 extern s64 vm_user_mem_reserve;
 
+/*
+ * RLIMIT_AS and RLIMIT_STACK of the processes using an address space, in
+ * bytes: fork and execve carry them to the new space. The address space
+ * may grow to as_cur, but never past vm_user_mem_limit; execve reserves a
+ * stack of stack_cur bytes, but at least VM_STACK_MIN (room for the
+ * arguments) and at most USER_STACK_SIZE (the layout's). A new space has
+ * RLIMIT_AS infinite (~0, Linux's default: the boot option still bounds
+ * it) and RLIMIT_STACK at USER_STACK_SIZE.
+ */
+struct vm_rlimits {
+	u64 as_cur, as_max;
+	u64 stack_cur, stack_max;
+};
+
+#define VM_STACK_MIN (64 * 1024)
+
+void vm_get_rlimits(struct vm *vm, struct vm_rlimits *out);
+void vm_set_rlimits(struct vm *vm, const struct vm_rlimits *in);
+
 /* Most areas one address space may have (Linux: vm.max_map_count). */
 #define VM_MAX_AREAS 4096
 
@@ -132,8 +151,9 @@ int vm_map_segment(struct vm *vm, uintptr_t vaddr, size_t memsz, const void *fil
 		   size_t filesz, unsigned int prot);
 
 /*
- * Reserves the stack area [USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP),
- * read-write, pages made on demand. 0, -EEXIST or -ENOMEM.
+ * Reserves the stack area [USER_STACK_TOP - size, USER_STACK_TOP), size
+ * from RLIMIT_STACK (struct vm_rlimits), read-write, pages made on
+ * demand. 0, -EEXIST or -ENOMEM.
  */
 int vm_setup_stack(struct vm *vm);
 

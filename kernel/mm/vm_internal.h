@@ -65,6 +65,7 @@ struct vm {
 	u64 resident_pages; /* pages present */
 	u64 peak_resident_pages;
 	uintptr_t brk_start, brk;
+	struct vm_rlimits rlim; /* RLIMIT_AS and RLIMIT_STACK, kept across fork and execve */
 };
 
 /*
@@ -151,9 +152,12 @@ void vm_protect_range(struct vm *vm, uintptr_t start, uintptr_t end, unsigned in
 /* Global object counters (vm.c). */
 void vm_count_areas(long delta);
 
-static inline u64 vm_limit_pages(void)
+/* RLIMIT_AS's soft limit, within the boot option's ceiling, in pages. */
+static inline u64 vm_limit_pages(const struct vm *vm)
 {
-	return (u64)vm_user_mem_limit >> PAGE_SHIFT;
+	u64 bytes = MIN(__atomic_load_n(&vm->rlim.as_cur, __ATOMIC_RELAXED), (u64)vm_user_mem_limit);
+
+	return bytes >> PAGE_SHIFT;
 }
 
 static inline unsigned long vm_lock(struct vm *vm)

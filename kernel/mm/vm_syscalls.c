@@ -32,7 +32,7 @@ long vm_brk(struct vm *vm, unsigned long brk)
 		/* Linux keeps a guard page between the break and the next area. */
 		if (new_end > USER_ADDR_END - PAGE_SIZE ||
 		    !vma_range_free(vm, old_end, new_end + PAGE_SIZE) ||
-		    vm->mapped_pages + pages > vm_limit_pages() || vm->nr_areas + 1 > VM_MAX_AREAS)
+		    vm->mapped_pages + pages > vm_limit_pages(vm) || vm->nr_areas + 1 > VM_MAX_AREAS)
 			goto out;
 		if (last && last->kind == VMA_HEAP && last->end == old_end &&
 		    last->prot == (PROT_READ | PROT_WRITE)) {
