@@ -240,6 +240,7 @@ KERNEL_C := \
 	kernel/mm/vm_map.c \
 	kernel/mm/vm_syscalls.c \
 	kernel/mm/vm_madvise.c \
+	kernel/mm/shmem.c \
 	kernel/mm/vm_ktest.c \
 	kernel/sched/topology.c \
 	kernel/sched/topology_gen.c \
@@ -616,6 +617,7 @@ UNIT_KERNEL_C := \
 	kernel/mm/vm_map.c \
 	kernel/mm/vm_syscalls.c \
 	kernel/mm/vm_madvise.c \
+	kernel/mm/shmem.c \
 	kernel/sched/topology.c \
 	kernel/sched/topology_gen.c \
 	kernel/sched/topology_check.c \

@@ -88,6 +88,7 @@ struct files *files_create(void)
 	files->refcount = 1;
 	files->lock = (struct spinlock)SPINLOCK_INIT;
 	files->capacity = FD_INLINE;
+	files->nofile = files->nofile_max = FD_MAX;
 	files->fd = files->fd_inline;
 	files->open_bits = files->open_inline;
 	files->cloexec_bits = files->cloexec_inline;
@@ -104,6 +105,8 @@ struct files *files_clone(struct files *src)
 	if (!dst)
 		return NULL;
 	flags = spin_lock_irqsave(&src->lock);
+	dst->nofile = src->nofile;
+	dst->nofile_max = src->nofile_max;
 	for (unsigned int fd = 0; fd < src->capacity; fd++)
 		if (src->fd[fd])
 			top = fd + 1;
@@ -179,13 +182,13 @@ void files_close_on_exec(struct files *files)
 /* Takes the lowest free slot >= min (lock held): the descriptor, or -EMFILE / -ENOMEM. */
 static int claim_slot(struct files *files, unsigned int min, bool cloexec)
 {
-	unsigned int fd;
+	unsigned int fd, limit = files_nofile(files);
 	int err;
 
-	if (min >= FD_MAX)
+	if (min >= limit)
 		return -EMFILE;
 	fd = find_zero_bit(files->open_bits, MAX(min, files->next_fd), files->capacity);
-	if (fd >= FD_MAX)
+	if (fd >= limit)
 		return -EMFILE;
 	err = expand(files, fd);
 	if (err)
@@ -239,7 +242,7 @@ int fd_replace(struct files *files, int newfd, struct file *f, bool cloexec)
 	unsigned long flags;
 	int err;
 
-	if (newfd < 0 || newfd >= FD_MAX)
+	if (newfd < 0 || (unsigned int)newfd >= files_nofile(files))
 		return -EBADF;
 	flags = spin_lock_irqsave(&files->lock);
 	err = expand(files, (unsigned int)newfd);

@@ -14,7 +14,7 @@
 
 struct file;
 
-#define FD_MAX	  1024 /* RLIMIT_NOFILE: descriptors are 0 .. FD_MAX - 1 */
+#define FD_MAX	  1024 /* RLIMIT_NOFILE's ceiling: descriptors are 0 .. FD_MAX - 1 */
 #define FD_INLINE 64   /* a new table's size; it grows by doubling */
 
 struct files {
@@ -22,9 +22,15 @@ struct files {
 	struct spinlock lock;  /* the fields below; taken with interrupts off */
 	unsigned int capacity; /* slots, a multiple of 64 */
 	unsigned int next_fd;  /* no free slot below it */
-	struct file **fd;      /* installed files; NULL in a free or reserved slot */
-	u64 *open_bits;	       /* set: slot in use (installed or reserved) */
-	u64 *cloexec_bits;     /* set: close on execve */
+	/*
+	 * RLIMIT_NOFILE, soft and hard (atomic reads): no new descriptor at
+	 * or above nofile. Kept with the table, which threads share as they
+	 * share Linux's rlimits and fork copies; execve keeps both.
+	 */
+	unsigned int nofile, nofile_max;
+	struct file **fd;  /* installed files; NULL in a free or reserved slot */
+	u64 *open_bits;	   /* set: slot in use (installed or reserved) */
+	u64 *cloexec_bits; /* set: close on execve */
 	struct file *fd_inline[FD_INLINE];
 	u64 open_inline[FD_INLINE / 64], cloexec_inline[FD_INLINE / 64];
 };
@@ -44,8 +50,9 @@ void files_close_on_exec(struct files *files);
 
 /*
  * Installs f (the caller's reference passes to the table) at the lowest
- * free descriptor >= min. Returns it, or -EMFILE (none below FD_MAX, or
- * min >= FD_MAX; Linux gives -EINVAL for the latter in fcntl) or -ENOMEM;
+ * free descriptor >= min. Returns it, or -EMFILE (none below the
+ * RLIMIT_NOFILE soft limit, or min at or above it; Linux gives -EINVAL for
+ * the latter in fcntl) or -ENOMEM;
  * on error the caller keeps its reference.
  */
 int fd_alloc(struct files *files, struct file *f, unsigned int min, bool cloexec);
@@ -62,7 +69,7 @@ void fd_unreserve(struct files *files, int fd);
 /*
  * dup2/dup3 core: puts f at newfd (the caller's reference passes to the
  * table), closing what was there. Returns newfd, -EBADF (newfd outside
- * 0..FD_MAX-1), -EBUSY (newfd reserved by an open in progress) or -ENOMEM;
+ * 0 .. the RLIMIT_NOFILE soft limit - 1), -EBUSY (newfd reserved by an open in progress) or -ENOMEM;
  * on error the caller keeps its reference.
  */
 int fd_replace(struct files *files, int newfd, struct file *f, bool cloexec);
@@ -75,6 +82,12 @@ int fd_close(struct files *files, int fd);
 int fd_get_cloexec(struct files *files, int fd);
 /* 0, or -EBADF. */
 int fd_set_cloexec(struct files *files, int fd, bool cloexec);
+
+/* The table's RLIMIT_NOFILE soft limit (FD_MAX unless lowered). */
+static inline unsigned int files_nofile(const struct files *files)
+{
+	return files ? __atomic_load_n(&files->nofile, __ATOMIC_RELAXED) : FD_MAX;
+}
 
 /* fd_get on the calling process's table (current_files()). */
 struct file *fget(int fd);

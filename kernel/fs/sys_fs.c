@@ -225,7 +225,7 @@ static long do_dup3(int oldfd, int newfd, bool cloexec)
 	struct file *f;
 	int ret;
 
-	if (newfd < 0 || newfd >= FD_MAX)
+	if (newfd < 0 || (unsigned int)newfd >= files_nofile(current_files()))
 		return -EBADF;
 	f = fget(oldfd);
 	if (!f)
@@ -315,7 +315,7 @@ long sys_fcntl(int fd, unsigned int cmd, unsigned long arg)
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if (arg >= FD_MAX) {
+		if (arg >= files_nofile(files)) {
 			ret = -EINVAL;
 			break;
 		}

@@ -161,7 +161,7 @@ long poll_user(struct pollfd *ufds, unsigned int nfds, s64 timeout_ns)
 	struct poll_request *reqs = NULL;
 	long ret;
 
-	if (nfds > FD_MAX)
+	if (nfds > files_nofile(current_files()))
 		return -EINVAL;
 	if (nfds) {
 		kfds = kmalloc(nfds * sizeof(*kfds));

@@ -88,7 +88,7 @@ long poll_files(struct poll_request *reqs, unsigned int n, long timeout_ms);
 /* The same with the timeout in nanoseconds (< 0: forever). */
 long poll_files_ns(struct poll_request *reqs, unsigned int n, s64 timeout_ns);
 
-/* poll(2): nfds above FD_MAX (RLIMIT_NOFILE) gives -EINVAL, as on Linux. */
+/* poll(2): nfds above the RLIMIT_NOFILE soft limit gives -EINVAL, as on Linux. */
 long sys_poll(struct pollfd *ufds, unsigned int nfds, int timeout_ms);
 /* Its body, with the timeout in nanoseconds (< 0: forever); ppoll's too (ipc/select.h). */
 long poll_user(struct pollfd *ufds, unsigned int nfds, s64 timeout_ns);

@@ -71,14 +71,18 @@ int vm_populate(struct vm *vm, struct vma *v, uintptr_t page, phys_addr_t *pa)
 			arch_mm_protect(&vm->mm, page, v->prot);
 		return 0;
 	}
-	if (vm->resident_pages >= vm_limit_pages())
+	if (vm->resident_pages >= vm_limit_pages(vm))
 		return -ENOMEM;
-	frame = user_frame_alloc(true);
+	if (v->shm)
+		frame = shmem_frame(v->shm, v->shm_pgoff + ((page - v->start) >> PAGE_SHIFT), true);
+	else
+		frame = user_frame_alloc(true);
 	if (!frame)
 		return -ENOMEM;
 	err = arch_mm_map(&vm->mm, page, frame, v->prot);
 	if (err) {
-		user_frame_free(frame); /* never visible: no flush needed */
+		if (!v->shm)			/* an object's frame stays the object's */
+			user_frame_free(frame); /* never visible: no flush needed */
 		return err;
 	}
 	if (v->pop_start == v->pop_end) {
@@ -150,6 +154,13 @@ void vm_op_end(struct vm *vm, struct vm_op *op)
 		user_frame_free((phys_addr_t)(uintptr_t)pg->list.prev);
 	}
 	op->frames = NULL;
+	while (op->dead) {
+		struct vma *v = op->dead;
+
+		op->dead = v->dead_next;
+		shmem_put(v->shm);
+		kfree(v);
+	}
 	for (unsigned int i = 0; i < VM_OP_SPARES; i++)
 		kfree(op->spare[i]);
 }
@@ -167,6 +178,7 @@ struct vm *vm_create(void)
 	vm->lock = (struct spinlock)SPINLOCK_INIT;
 	vm->areas = RB_ROOT;
 	vm->refcount = 1;
+	vm->rlim = (struct vm_rlimits){ ~0ULL, ~0ULL, USER_STACK_SIZE, USER_STACK_SIZE };
 	__atomic_add_fetch(&live_vms, 1, __ATOMIC_RELAXED);
 	return vm;
 }
@@ -219,10 +231,36 @@ static int clone_areas(struct vm *dst, const struct vm *src)
 		if (!v)
 			return -ENOMEM;
 		*v = *sv;
+		if (v->shm)
+			shmem_get(v->shm);
 		vma_link(dst, v);
 	}
 	dst->brk_start = src->brk_start;
 	dst->brk = src->brk;
+	dst->rlim = src->rlim;
+	return 0;
+}
+
+/*
+ * A shared area's pages are mapped in dst as they are, from the object
+ * rather than from src's tables (src's areas may have changed since dst's
+ * were copied); the pages made so far inside the area's hull are mapped
+ * now, the others fault in later.
+ */
+static int share_pages(struct vm *dst, struct vma *v)
+{
+	for (uintptr_t va = v->pop_start; va < v->pop_end; va += PAGE_SIZE) {
+		phys_addr_t pa = shmem_frame(v->shm, v->shm_pgoff + ((va - v->start) >> PAGE_SHIFT),
+					     false);
+		int err;
+
+		if (!pa)
+			continue;
+		err = arch_mm_map(&dst->mm, va, pa, v->prot);
+		if (err)
+			return err;
+		dst->resident_pages++;
+	}
 	return 0;
 }
 
@@ -238,6 +276,13 @@ static int clone_pages(struct vm *dst, struct vm *src)
 	for (struct rb_node *n = rb_first(&dst->areas); n; n = rb_next(n)) {
 		struct vma *v = rb_entry(n, struct vma, node);
 
+		if (v->shm) {
+			int err = share_pages(dst, v);
+
+			if (err)
+				return err;
+			continue;
+		}
 		for (uintptr_t va = v->pop_start; va < v->pop_end; va += PAGE_SIZE) {
 			phys_addr_t spa, dpa = 0;
 			unsigned long flags = vm_lock(src);
@@ -293,6 +338,22 @@ struct vm *vm_clone(struct vm *src)
 		return NULL;
 	}
 	return dst;
+}
+
+void vm_get_rlimits(struct vm *vm, struct vm_rlimits *out)
+{
+	unsigned long flags = vm_lock(vm);
+
+	*out = vm->rlim;
+	vm_unlock(vm, flags);
+}
+
+void vm_set_rlimits(struct vm *vm, const struct vm_rlimits *in)
+{
+	unsigned long flags = vm_lock(vm);
+
+	vm->rlim = *in;
+	vm_unlock(vm, flags);
 }
 
 void vm_usage(struct vm *vm, struct vm_usage *out)

@@ -65,6 +65,7 @@ enum vma_kind {
 	VMA_STACK,   /* the main thread's stack reservation */
 	VMA_HEAP,    /* brk */
 	VMA_SEGMENT, /* an ELF PT_LOAD segment */
+	VMA_SHARED,  /* mmap(MAP_SHARED | MAP_ANONYMOUS): pages of a struct shmem */
 };
 
 /*
@@ -78,6 +79,25 @@ enum vma_kind {
  */
 extern s64 vm_user_mem_limit;
 extern s64 vm_user_mem_reserve;
+
+/*
+ * RLIMIT_AS and RLIMIT_STACK of the processes using an address space, in
+ * bytes: fork and execve carry them to the new space. The address space
+ * may grow to as_cur, but never past vm_user_mem_limit; execve reserves a
+ * stack of stack_cur bytes, but at least VM_STACK_MIN (room for the
+ * arguments) and at most USER_STACK_SIZE (the layout's). A new space has
+ * RLIMIT_AS infinite (~0, Linux's default: the boot option still bounds
+ * it) and RLIMIT_STACK at USER_STACK_SIZE.
+ */
+struct vm_rlimits {
+	u64 as_cur, as_max;
+	u64 stack_cur, stack_max;
+};
+
+#define VM_STACK_MIN (64 * 1024)
+
+void vm_get_rlimits(struct vm *vm, struct vm_rlimits *out);
+void vm_set_rlimits(struct vm *vm, const struct vm_rlimits *in);
 
 /* Most areas one address space may have (Linux: vm.max_map_count). */
 #define VM_MAX_AREAS 4096
@@ -131,8 +151,9 @@ int vm_map_segment(struct vm *vm, uintptr_t vaddr, size_t memsz, const void *fil
 		   size_t filesz, unsigned int prot);
 
 /*
- * Reserves the stack area [USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_TOP),
- * read-write, pages made on demand. 0, -EEXIST or -ENOMEM.
+ * Reserves the stack area [USER_STACK_TOP - size, USER_STACK_TOP), size
+ * from RLIMIT_STACK (struct vm_rlimits), read-write, pages made on
+ * demand. 0, -EEXIST or -ENOMEM.
  */
 int vm_setup_stack(struct vm *vm);
 
@@ -170,17 +191,21 @@ int vm_fault(struct vm *vm, uintptr_t addr, bool write);
  *
  * vm_brk: returns the new break, or the old one when the request is below
  * the start, would meet another area, or passes the limit.
- * vm_mmap: MAP_PRIVATE | MAP_ANONYMOUS with MAP_FIXED, MAP_FIXED_NOREPLACE,
- * MAP_POPULATE (every page made now, else -ENOMEM and the new range is
- * unmapped) and the advisory flags (MAP_NORESERVE, MAP_STACK, ...);
- * file mappings give -EBADF (fd < 0) or -ENODEV, MAP_SHARED anonymous
- * memory, MAP_GROWSDOWN and MAP_HUGETLB give -EINVAL.
+ * vm_mmap: MAP_PRIVATE or MAP_SHARED (not MAP_SHARED_VALIDATE, which
+ * Linux takes only for files: -EINVAL) with MAP_ANONYMOUS, MAP_FIXED,
+ * MAP_FIXED_NOREPLACE, MAP_POPULATE (every page made now, else -ENOMEM and
+ * the new range is unmapped) and the advisory flags (MAP_NORESERVE,
+ * MAP_STACK, ...); a shared area's pages stay shared with the children
+ * fork makes; file mappings give -EBADF (fd < 0) or -ENODEV, MAP_GROWSDOWN
+ * and MAP_HUGETLB give -EINVAL.
  * vm_munmap: 0 even if nothing was mapped there.
  * vm_mprotect: -ENOMEM if any page of the range is unmapped, and then
  * nothing changes.
  * vm_madvise: MADV_DONTNEED, MADV_DONTNEED_LOCKED and MADV_FREE drop the
  * range's pages of anonymous, stack and brk areas (the next touch reads
  * zeros; -EINVAL on an ELF segment, whose file data could not come back);
+ * shared areas keep their contents, as Linux's shmem does, and MADV_FREE
+ * on them is -EINVAL;
  * the other advice Linux knows is taken as a hint that changes nothing,
  * except MADV_DONTFORK, MADV_WIPEONFORK, MADV_POPULATE_READ/WRITE,
  * MADV_COLLAPSE, MADV_HWPOISON, MADV_SOFT_OFFLINE and the guard-page
@@ -201,6 +226,13 @@ long sys_mmap(unsigned long addr, unsigned long len, unsigned long prot, unsigne
 long sys_munmap(unsigned long addr, unsigned long len);
 long sys_mprotect(unsigned long addr, unsigned long len, unsigned long prot);
 long sys_madvise(unsigned long start, unsigned long len, int advice);
+
+/*
+ * If addr lies in a MAP_SHARED area of vm: true, with the area's object in
+ * *obj and addr's byte offset in it in *offset (shared futex keys).
+ */
+struct shmem;
+bool vm_shared_offset(struct vm *vm, uintptr_t addr, const struct shmem **obj, u64 *offset);
 
 /* Live objects over every address space: the teardown check compares these before and after. */
 struct vm_counts {

@@ -77,12 +77,22 @@ void vma_link(struct vm *vm, struct vma *v)
 	vm_count_areas(1);
 }
 
-static void vma_unlink_free(struct vm *vm, struct vma *v)
+/*
+ * A shared area is freed, and its object put, only after op's flush: the
+ * last put frees the object's frames, which a stale TLB entry may still
+ * reach until then. op is NULL only for areas that cannot be shared.
+ */
+static void vma_unlink_free(struct vm *vm, struct vma *v, struct vm_op *op)
 {
 	rb_erase(&v->node, &vm->areas);
 	vm->nr_areas--;
 	vm->mapped_pages -= (v->end - v->start) >> PAGE_SHIFT;
 	vm_count_areas(-1);
+	if (v->shm) {
+		v->dead_next = op->dead;
+		op->dead = v;
+		return;
+	}
 	kfree(v);
 }
 
@@ -97,6 +107,8 @@ static void hull_clip(struct vma *v)
 
 void vma_resize(struct vm *vm, struct vma *v, uintptr_t start, uintptr_t end)
 {
+	if (v->shm) /* the object's page at start moves with start */
+		v->shm_pgoff = v->shm_pgoff + (start >> PAGE_SHIFT) - (v->start >> PAGE_SHIFT);
 	vm->mapped_pages -= (v->end - v->start) >> PAGE_SHIFT;
 	vm->mapped_pages += (end - start) >> PAGE_SHIFT;
 	v->start = start;
@@ -109,6 +121,11 @@ static struct vma *vma_split(struct vm *vm, struct vma *v, uintptr_t addr, struc
 {
 	struct vma *tail = vma_new(op, addr, v->end, v->prot, v->kind);
 
+	if (v->shm) {
+		shmem_get(v->shm);
+		tail->shm = v->shm;
+		tail->shm_pgoff = v->shm_pgoff + ((addr - v->start) >> PAGE_SHIFT);
+	}
 	tail->pop_start = v->pop_start;
 	tail->pop_end = v->pop_end;
 	hull_clip(tail);
@@ -192,7 +209,7 @@ static void vma_absorb(struct vm *vm, struct vma *a, struct vma *b)
 			a->pop_start = b->pop_start;
 		a->pop_end = b->pop_end;
 	}
-	vma_unlink_free(vm, b);
+	vma_unlink_free(vm, b, NULL);
 	vma_resize(vm, a, a->start, end);
 }
 
@@ -219,7 +236,8 @@ void vma_unmap_pages(struct vm *vm, struct vma *v, uintptr_t start, uintptr_t en
 
 		if (!pa)
 			continue;
-		vm_op_defer_frame(op, pa);
+		if (!v->shm)
+			vm_op_defer_frame(op, pa);
 		vm->resident_pages--;
 		vm_op_note_flush(vm, op);
 	}
@@ -234,7 +252,7 @@ void vm_unmap_range(struct vm *vm, uintptr_t start, uintptr_t end, struct vm_op 
 
 		vma_unmap_pages(vm, v, start, end, op);
 		if (start <= v->start && v->end <= end) {
-			vma_unlink_free(vm, v);
+			vma_unlink_free(vm, v, op);
 		} else if (start <= v->start) {
 			vma_resize(vm, v, end, v->end);
 		} else if (v->end <= end) {

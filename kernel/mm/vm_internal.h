@@ -12,6 +12,7 @@
 #include "lib/rbtree.h"
 #include "lib/spinlock.h"
 #include "mm/page_alloc.h"
+#include "mm/shmem.h"
 #include "mm/vm.h"
 
 #define PROT_ALL (PROT_READ | PROT_WRITE | PROT_EXEC)
@@ -31,6 +32,9 @@ struct vma {
 	uintptr_t pop_start, pop_end;
 	unsigned int prot;
 	enum vma_kind kind;
+	struct shmem *shm;     /* VMA_SHARED: the object (one reference per area) */
+	u64 shm_pgoff;	       /* VMA_SHARED: the object's page at start */
+	struct vma *dead_next; /* unlinked, waiting in a vm_op for the flush */
 };
 
 /*
@@ -61,6 +65,7 @@ struct vm {
 	u64 resident_pages; /* pages present */
 	u64 peak_resident_pages;
 	uintptr_t brk_start, brk;
+	struct vm_rlimits rlim; /* RLIMIT_AS and RLIMIT_STACK, kept across fork and execve */
 };
 
 /*
@@ -74,6 +79,7 @@ struct vm {
 struct vm_op {
 	struct vma *spare[VM_OP_SPARES];
 	struct page *frames; /* to free after the flush (vm_op_defer_frame) */
+	struct vma *dead;    /* shared areas to free, and their objects to put, after the flush */
 	bool flush;	     /* pages were unmapped or weakened: flush before freeing */
 	bool flush_seen;     /* another operation's flush was pending: flush before returning */
 };
@@ -82,7 +88,10 @@ int vm_op_begin(struct vm_op *op, unsigned int spares);
 void vm_op_end(struct vm *vm, struct vm_op *op);
 /* Under vm->lock: records that pages were unmapped or weakened. */
 void vm_op_note_flush(struct vm *vm, struct vm_op *op);
-/* Under vm->lock: pa was unmapped; op frees it after the flush. */
+/*
+ * Under vm->lock: pa was unmapped; op frees it after the flush. A shared
+ * area's frames are its object's and never go this way.
+ */
 void vm_op_defer_frame(struct vm_op *op, phys_addr_t pa);
 
 /*
@@ -101,6 +110,9 @@ long __vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsi
 /* The same with its own vm_op and the lock taken; also checks len and prot. */
 long vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
 	    enum vma_kind kind);
+/* vm_map of a VMA_SHARED area over shm's pages from pgoff on; takes its own reference. */
+long vm_map_shared(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
+		   struct shmem *shm, u64 pgoff);
 
 /* User pages: a zeroed (or, for copies, uninitialised) frame, or 0 below the reserve. */
 phys_addr_t user_frame_alloc(bool zero);
@@ -140,9 +152,12 @@ void vm_protect_range(struct vm *vm, uintptr_t start, uintptr_t end, unsigned in
 /* Global object counters (vm.c). */
 void vm_count_areas(long delta);
 
-static inline u64 vm_limit_pages(void)
+/* RLIMIT_AS's soft limit, within the boot option's ceiling, in pages. */
+static inline u64 vm_limit_pages(const struct vm *vm)
 {
-	return (u64)vm_user_mem_limit >> PAGE_SHIFT;
+	u64 bytes = MIN(__atomic_load_n(&vm->rlim.as_cur, __ATOMIC_RELAXED), (u64)vm_user_mem_limit);
+
+	return bytes >> PAGE_SHIFT;
 }
 
 static inline unsigned long vm_lock(struct vm *vm)

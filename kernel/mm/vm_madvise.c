@@ -90,6 +90,8 @@ int vm_madvise(struct vm *vm, unsigned long start, unsigned long len_in, int adv
 		if (v->start > addr)
 			hole = true;
 		err = area_refuses(v, action);
+		if (!err && advice == MADV_FREE && v->shm)
+			err = -EINVAL; /* Linux frees lazily only private anonymous pages */
 		if (err)
 			break; /* the areas before it were done, as on Linux */
 		if (action == MADV_ACT_DROP)

@@ -13,7 +13,8 @@ static long place_fixed(struct vm *vm, uintptr_t addr, size_t len, unsigned int 
 
 	if (!vma_range_free(vm, addr, addr + len) && (how & VM_MAP_NOREPLACE))
 		return -EEXIST;
-	if (vm->mapped_pages - vma_range_mapped_pages(vm, addr, addr + len) + pages > vm_limit_pages())
+	if (vm->mapped_pages - vma_range_mapped_pages(vm, addr, addr + len) + pages >
+	    vm_limit_pages(vm))
 		return -ENOMEM;
 	if (vm->nr_areas + 2 > VM_MAX_AREAS) /* an area split, and the new one */
 		return -ENOMEM;
@@ -25,7 +26,7 @@ static long place_free(struct vm *vm, uintptr_t hint, size_t len)
 {
 	uintptr_t addr;
 
-	if (vm->mapped_pages + (len >> PAGE_SHIFT) > vm_limit_pages() ||
+	if (vm->mapped_pages + (len >> PAGE_SHIFT) > vm_limit_pages(vm) ||
 	    vm->nr_areas + 1 > VM_MAX_AREAS)
 		return -ENOMEM;
 	if (hint && hint <= USER_ADDR_END - len) {
@@ -54,8 +55,8 @@ long __vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsi
 	return ret;
 }
 
-long vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
-	    enum vma_kind kind)
+static long map_area(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
+		     enum vma_kind kind, struct shmem *shm, u64 pgoff)
 {
 	struct vm_op op;
 	unsigned long flags;
@@ -79,9 +80,28 @@ long vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsign
 		return ret;
 	flags = vm_lock(vm);
 	ret = __vm_map(vm, addr, len, prot, how, kind, &op);
+	if (ret >= 0 && shm) {
+		struct vma *v = vma_find(vm, (uintptr_t)ret); /* shared areas never merge */
+
+		shmem_get(shm);
+		v->shm = shm;
+		v->shm_pgoff = pgoff;
+	}
 	vm_unlock(vm, flags);
 	vm_op_end(vm, &op);
 	return ret;
+}
+
+long vm_map(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
+	    enum vma_kind kind)
+{
+	return map_area(vm, addr, len, prot, how, kind, NULL, 0);
+}
+
+long vm_map_shared(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, unsigned int how,
+		   struct shmem *shm, u64 pgoff)
+{
+	return map_area(vm, addr, len, prot, how, VMA_SHARED, shm, pgoff);
 }
 
 long vm_map_anon(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, bool fixed)
@@ -91,8 +111,9 @@ long vm_map_anon(struct vm *vm, uintptr_t addr, size_t len, unsigned int prot, b
 
 int vm_setup_stack(struct vm *vm)
 {
-	long ret = vm_map(vm, USER_STACK_TOP - USER_STACK_SIZE, USER_STACK_SIZE,
-			  PROT_READ | PROT_WRITE, VM_MAP_NOREPLACE, VMA_STACK);
+	u64 size = ALIGN_UP(MIN(MAX(vm->rlim.stack_cur, VM_STACK_MIN), USER_STACK_SIZE), PAGE_SIZE);
+	long ret = vm_map(vm, USER_STACK_TOP - size, size, PROT_READ | PROT_WRITE, VM_MAP_NOREPLACE,
+			  VMA_STACK);
 
 	return ret < 0 ? (int)ret : 0;
 }

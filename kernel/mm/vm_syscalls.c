@@ -32,7 +32,7 @@ long vm_brk(struct vm *vm, unsigned long brk)
 		/* Linux keeps a guard page between the break and the next area. */
 		if (new_end > USER_ADDR_END - PAGE_SIZE ||
 		    !vma_range_free(vm, old_end, new_end + PAGE_SIZE) ||
-		    vm->mapped_pages + pages > vm_limit_pages() || vm->nr_areas + 1 > VM_MAX_AREAS)
+		    vm->mapped_pages + pages > vm_limit_pages(vm) || vm->nr_areas + 1 > VM_MAX_AREAS)
 			goto out;
 		if (last && last->kind == VMA_HEAP && last->end == old_end &&
 		    last->prot == (PROT_READ | PROT_WRITE)) {
@@ -51,9 +51,29 @@ out:
 	return ret;
 }
 
+/* A new shared object of len bytes mapped as asked; the area holds the only reference. */
+static long mmap_shared(struct vm *vm, unsigned long addr, unsigned long len, unsigned int prot,
+			unsigned int how)
+{
+	struct shmem *shm;
+	long ret;
+
+	if (!len)
+		return -EINVAL;
+	if (len > USER_ADDR_END - USER_ADDR_MIN)
+		return -ENOMEM;
+	shm = shmem_create(ALIGN_UP(len, PAGE_SIZE) >> PAGE_SHIFT);
+	if (!shm)
+		return -ENOMEM;
+	ret = vm_map_shared(vm, addr, len, prot, how, shm, 0);
+	shmem_put(shm);
+	return ret;
+}
+
 long vm_mmap(struct vm *vm, unsigned long addr, unsigned long len, unsigned long prot,
 	     unsigned long flags, long fd, unsigned long off)
 {
+	unsigned long type = flags & MAP_TYPE;
 	unsigned int how = 0;
 	long ret;
 
@@ -61,8 +81,8 @@ long vm_mmap(struct vm *vm, unsigned long addr, unsigned long len, unsigned long
 		return -EINVAL;
 	if (!(flags & MAP_ANONYMOUS))
 		return fd < 0 ? -EBADF : -ENODEV; /* no file can be mapped */
-	if ((flags & MAP_TYPE) != MAP_PRIVATE)
-		return -EINVAL; /* MAP_SHARED anonymous memory: not supported */
+	if (type != MAP_PRIVATE && type != MAP_SHARED)
+		return -EINVAL; /* MAP_SHARED_VALIDATE too: Linux validates only file mappings */
 	if (flags & (MAP_GROWSDOWN | MAP_HUGETLB))
 		return -EINVAL;
 	if (prot & ~(unsigned long)PROT_ALL)
@@ -71,7 +91,10 @@ long vm_mmap(struct vm *vm, unsigned long addr, unsigned long len, unsigned long
 		how = VM_MAP_NOREPLACE;
 	else if (flags & MAP_FIXED)
 		how = VM_MAP_FIXED;
-	ret = vm_map(vm, addr, len, (unsigned int)prot, how, VMA_ANON);
+	if (type == MAP_PRIVATE)
+		ret = vm_map(vm, addr, len, (unsigned int)prot, how, VMA_ANON);
+	else
+		ret = mmap_shared(vm, addr, len, (unsigned int)prot, how);
 	if (ret >= 0 && (flags & MAP_POPULATE) && prot) {
 		/*
 		 * Every page now, or the call fails with -ENOMEM and nothing of

@@ -122,15 +122,19 @@ static int build_stack(struct vm *vm, const struct exec_args *a, const struct el
 	u64 seed = arch_cycles() | 1, random[2];
 	u64 *vec;
 	size_t pathlen = strlen(path) + 1;
+	struct vm_rlimits rlim;
 	int err;
 	u32 i = 0;
+
+	vm_get_rlimits(vm, &rlim);
 
 	strings = top - a->used;
 	execfn = strings - pathlen;
 	plat = execfn - sizeof(platform);
 	rnd = (plat - sizeof(random)) & ~15UL;
 	p = (rnd - nptrs * sizeof(u64)) & ~15UL;
-	if (top - p > USER_STACK_SIZE / 4)
+	/* A quarter of the stack, as Linux allows (of RLIMIT_STACK, within its ceilings). */
+	if (top - p > MIN(MAX(rlim.stack_cur, VM_STACK_MIN), USER_STACK_SIZE) / 4)
 		return -E2BIG;
 	random[0] = random_u64(&seed);
 	random[1] = random_u64(&seed);
@@ -208,8 +212,11 @@ static int find_program(const char *path, const void **data, size_t *size, const
 	return err;
 }
 
-static struct vm *load_image(const void *data, size_t size, struct elf_image *img, int *err)
+/* A new address space with img loaded; it inherits old's resource limits (old may be NULL). */
+static struct vm *load_image(const void *data, size_t size, struct elf_image *img, struct vm *old,
+			     int *err)
 {
+	struct vm_rlimits rlim;
 	struct vm *vm;
 
 	*err = elf_parse(data, size, img);
@@ -219,6 +226,10 @@ static struct vm *load_image(const void *data, size_t size, struct elf_image *im
 	if (!vm) {
 		*err = -ENOMEM;
 		return NULL;
+	}
+	if (old) {
+		vm_get_rlimits(old, &rlim);
+		vm_set_rlimits(vm, &rlim);
 	}
 	for (unsigned i = 0; i < img->nr_segments && !*err; i++) {
 		const struct elf_segment *s = &img->seg[i];
@@ -290,7 +301,7 @@ static int exec_args_run(const char *path, const struct exec_args *a, struct use
 
 	if (err)
 		return err;
-	vm = load_image(data, size, &img, &err);
+	vm = load_image(data, size, &img, p->vm, &err);
 	if (!vm)
 		return err;
 	err = build_stack(vm, a, &img, path, &sp);

@@ -302,3 +302,65 @@ static long call_clone(struct user_regs *regs)
 			(u64)user_regs_arg(regs, 4));
 }
 SYSCALL_REGISTER(SYS_clone, call_clone);
+
+/* ---------------------------------------------------------------- clone3 */
+
+/* Linux's struct clone_args; version 0 ends at tls (64 bytes), 1 at set_tid_size, 2 at cgroup. */
+struct k_clone_args {
+	u64 flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	u64 set_tid, set_tid_size, cgroup;
+};
+
+#define CLONE_ARGS_SIZE_VER0 64
+#define CLONE_CLEAR_SIGHAND  0x100000000ULL
+#define CLONE_INTO_CGROUP    0x200000000ULL
+#define NSIG_MAX	     64
+#define CLONE_ARGS_MAX	     4096 /* Linux: a page */
+
+/*
+ * Linux's checks in Linux's order (copy_clone_args_from_user, then
+ * clone3_args_valid), then clone's own. set_tid and CLONE_INTO_CGROUP
+ * need pid namespaces and cgroups, which Fulcrum has not: -EINVAL.
+ */
+static long call_clone3(struct user_regs *regs)
+{
+	const void *uargs = (const void *)user_regs_arg(regs, 0);
+	size_t size = (size_t)user_regs_arg(regs, 1);
+	struct k_clone_args a = { 0 };
+
+	if (size > CLONE_ARGS_MAX)
+		return -E2BIG;
+	if (size < CLONE_ARGS_SIZE_VER0)
+		return -EINVAL;
+	if (copy_from_user(&a, uargs, MIN(size, sizeof(a))))
+		return -EFAULT;
+	/* Bytes past the fields this kernel knows must be zero. */
+	for (size_t off = sizeof(a); off < size; off++) {
+		u8 byte;
+
+		if (copy_from_user(&byte, (const u8 *)uargs + off, 1))
+			return -EFAULT;
+		if (byte)
+			return -E2BIG;
+	}
+	if (a.set_tid_size || a.set_tid)
+		return -EINVAL;
+	if ((a.exit_signal & ~(u64)CSIGNAL) || a.exit_signal > NSIG_MAX)
+		return -EINVAL;
+	if ((a.flags & CLONE_INTO_CGROUP) || (a.flags >> 32 & ~(CLONE_CLEAR_SIGHAND >> 32)))
+		return -EINVAL;
+	if (a.flags & (CLONE_DETACHED | CSIGNAL))
+		return -EINVAL;
+	if ((a.flags & (CLONE_THREAD | CLONE_PARENT)) && a.exit_signal)
+		return -EINVAL;
+	if (!a.stack != !a.stack_size)
+		return -EINVAL;
+	if (a.stack && !access_ok((void *)(uintptr_t)a.stack, a.stack_size))
+		return -EINVAL;
+	if (a.flags & CLONE_CLEAR_SIGHAND)
+		return -EINVAL; /* not offered here (the handlers are always copied) */
+	return do_clone(regs, (a.flags & 0xffffffffULL) | a.exit_signal,
+			a.stack ? a.stack + a.stack_size : 0, (int *)(uintptr_t)a.parent_tid,
+			(int *)(uintptr_t)a.child_tid, a.tls);
+}
+SYSCALL_REGISTER(SYS_clone3, call_clone3);

@@ -22,6 +22,7 @@
 
 #include "lib/list.h"
 #include "lib/spinlock.h"
+#include "mm/vm.h"
 #include "proc/current.h"
 #include "proc/process.h"
 #include "proc/sys_time.h"
@@ -118,6 +119,15 @@ static int futex_key_make(u32 *uaddr, bool shared, struct futex_key *key)
 	key->vm = current_process()->vm;
 	key->addr = (uintptr_t)uaddr;
 	key->shared = shared;
+	if (shared) {
+		const struct shmem *obj;
+		u64 offset;
+
+		if (vm_shared_offset(current_process()->vm, key->addr, &obj, &offset)) {
+			key->vm = obj;
+			key->addr = (uintptr_t)offset;
+		}
+	}
 	return 0;
 }
 
@@ -278,12 +288,19 @@ static long futex_wake(bool shared, u32 *uaddr, int n, u32 bitset)
 int futex_wake_address(struct vm *vm, u32 *uaddr, int n)
 {
 	struct futex_key key = { .vm = vm, .addr = (uintptr_t)uaddr, .shared = true };
-	struct futex_bucket *b = bucket_of(&key);
+	struct futex_bucket *b;
+	const struct shmem *obj;
 	unsigned long flags;
+	u64 offset;
 	int woken;
 
 	if (!futex_addr_aligned(key.addr))
 		return 0;
+	if (vm_shared_offset(vm, key.addr, &obj, &offset)) {
+		key.vm = obj;
+		key.addr = (uintptr_t)offset;
+	}
+	b = bucket_of(&key);
 	flags = bucket_lock(b);
 	woken = wake_locked(b, &key, n, FUTEX_BITSET_MATCH_ANY);
 	bucket_unlock(b, flags);

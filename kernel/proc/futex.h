@@ -107,8 +107,14 @@ static inline int futex_decode_op(int op, struct futex_op *out)
 #define FUTEX_BUCKETS	(1U << FUTEX_HASH_BITS)
 
 struct futex_key {
-	const struct vm *vm; /* the address space (an identity, never dereferenced) */
-	uintptr_t addr;	     /* the word's user address, 4-byte aligned */
+	/*
+	 * An identity, never dereferenced: the address space, with addr the
+	 * word's user address (4-byte aligned); or, for a shared word in
+	 * shared memory, the struct shmem, with addr the offset in it, so
+	 * processes mapping it anywhere meet on the same key.
+	 */
+	const void *vm;
+	uintptr_t addr;
 	bool shared;
 };
 

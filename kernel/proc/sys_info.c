@@ -160,67 +160,93 @@ struct k_rlimit {
 };
 
 /*
- * The limits Fulcrum enforces, reported as they are: descriptors
- * (FD_MAX), the stack reservation, the address-space limit
- * (user_mem_limit=), and p's RLIMIT_NPROC (proc_internal.h). Every other
- * resource is unlimited as far as a process can tell.
+ * RLIMIT_NPROC (p's, proc_internal.h), RLIMIT_NOFILE (p's descriptor
+ * table, at most FD_MAX), RLIMIT_AS and RLIMIT_STACK (p's address space,
+ * struct vm_rlimits) are enforced; every other resource is unlimited as
+ * far as a process can tell, and setting one changes nothing.
  */
-static struct k_rlimit rlimit_of(unsigned int resource, struct process *p)
+static long rlimit_apply(unsigned int resource, struct process *p, const struct k_rlimit *new,
+			 struct k_rlimit *cur)
 {
-	struct k_rlimit r;
+	struct vm_rlimits vr;
 	unsigned long flags;
 
 	switch (resource) {
 	case RLIMIT_NPROC:
 		flags = spin_lock_irqsave(&proc_lock);
-		r = (struct k_rlimit){ p->nproc_cur, p->nproc_max };
-		spin_unlock_irqrestore(&proc_lock, flags);
-		return r;
-	case RLIMIT_NOFILE:
-		return (struct k_rlimit){ FD_MAX, FD_MAX };
-	case RLIMIT_STACK:
-		return (struct k_rlimit){ USER_STACK_SIZE, USER_STACK_SIZE };
-	case RLIMIT_AS:
-		return (struct k_rlimit){ (u64)vm_user_mem_limit, (u64)vm_user_mem_limit };
-	default:
-		return (struct k_rlimit){ RLIM_INFINITY, RLIM_INFINITY };
-	}
-}
-
-/*
- * RLIMIT_NPROC may be set to anything with cur <= max, raised too, as
- * Linux lets root (every Fulcrum process is root) do; fork counts it from
- * then on. The other limits are fixed: setting one to the value it has
- * succeeds, any other value is -EPERM (Linux lets anyone lower a limit;
- * here nothing could enforce the lower value). old gets the value from
- * before the change, as prlimit64 returns it.
- */
-static long rlimit_access(unsigned int resource, struct process *p, const struct k_rlimit *new,
-			  struct k_rlimit *old)
-{
-	struct k_rlimit cur;
-	unsigned long flags;
-
-	if (resource >= RLIM_NLIMITS)
-		return -EINVAL;
-	if (new &&new->rlim_cur > new->rlim_max)
-		return -EINVAL;
-	if (resource == RLIMIT_NPROC) {
-		flags = spin_lock_irqsave(&proc_lock);
-		cur = (struct k_rlimit){ p->nproc_cur, p->nproc_max };
+		*cur = (struct k_rlimit){ p->nproc_cur, p->nproc_max };
 		if (new) {
 			p->nproc_cur = new->rlim_cur;
 			p->nproc_max = new->rlim_max;
 		}
 		spin_unlock_irqrestore(&proc_lock, flags);
-	} else {
-		cur = rlimit_of(resource, p);
-		if (new && (new->rlim_cur != cur.rlim_cur || new->rlim_max != cur.rlim_max))
+		return 0;
+	case RLIMIT_NOFILE:
+		if (!p->files)
+			return -ESRCH;
+		flags = spin_lock_irqsave(&p->files->lock);
+		*cur = (struct k_rlimit){ p->files->nofile, p->files->nofile_max };
+		/* Linux's fs.nr_open: no higher, even for root. */
+		if (new &&new->rlim_max > FD_MAX) {
+			spin_unlock_irqrestore(&p->files->lock, flags);
 			return -EPERM;
+		}
+		if (new) {
+			__atomic_store_n(&p->files->nofile, (unsigned int)new->rlim_cur,
+					 __ATOMIC_RELAXED);
+			p->files->nofile_max = (unsigned int)new->rlim_max;
+		}
+		spin_unlock_irqrestore(&p->files->lock, flags);
+		return 0;
+	case RLIMIT_AS:
+	case RLIMIT_STACK:
+		if (!p->vm)
+			return -ESRCH;
+		/* Racy against another setter of the same process only, as Linux's task_lock-free read. */
+		vm_get_rlimits(p->vm, &vr);
+		if (resource == RLIMIT_AS) {
+			*cur = (struct k_rlimit){ vr.as_cur, vr.as_max };
+			if (new) {
+				vr.as_cur = new->rlim_cur;
+				vr.as_max = new->rlim_max;
+			}
+		} else {
+			*cur = (struct k_rlimit){ vr.stack_cur, vr.stack_max };
+			if (new) {
+				vr.stack_cur = new->rlim_cur;
+				vr.stack_max = new->rlim_max;
+			}
+		}
+		if (new)
+			vm_set_rlimits(p->vm, &vr);
+		return 0;
+	default:
+		*cur = (struct k_rlimit){ RLIM_INFINITY, RLIM_INFINITY };
+		return 0;
 	}
-	if (old)
+}
+
+/*
+ * Every Fulcrum process is root, so, as Linux lets root, a limit may be
+ * set to anything with cur <= max, raised too (RLIMIT_NOFILE not past
+ * FD_MAX: -EPERM); what is enforced beyond the kernel's own ceilings
+ * (FD_MAX, user_mem_limit=, USER_STACK_SIZE) is the ceiling. old gets the
+ * value from before the change, as prlimit64 returns it.
+ */
+static long rlimit_access(unsigned int resource, struct process *p, const struct k_rlimit *new,
+			  struct k_rlimit *old)
+{
+	struct k_rlimit cur;
+	long err;
+
+	if (resource >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (new &&new->rlim_cur > new->rlim_max)
+		return -EINVAL;
+	err = rlimit_apply(resource, p, new, &cur);
+	if (!err && old)
 		*old = cur;
-	return 0;
+	return err;
 }
 
 static long sys_getrlimit(unsigned int resource, struct k_rlimit *rlim)

@@ -500,7 +500,7 @@ def watchdog_test(name, doc, cmdline, checks, preset="smt", **kw):
 # pass when the same binary runs on this host's Linux must pass there too.
 USER_PROGRAMS = ["t_basic", "t_proc", "t_pipe", "t_socket", "t_thread", "t_fault", "t_limits", "t_files",
                  "t_efault", "t_userland", "t_timers", "t_sched_attr", "t_tmpfs",
-                 "t_eventfds", "t_ptimers", "t_misc"]
+                 "t_eventfds", "t_ptimers", "t_misc", "t_shmem", "t_rlimits"]
 # What seam-proof runs under its FIFO class: all but t_sched_attr, whose slice and
 # sched_getattr cases are the fair class's own (sched_runtime is a fair task's slice).
 SEAM_PROGRAMS = [p for p in USER_PROGRAMS if p != "t_sched_attr"]

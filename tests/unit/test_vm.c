@@ -514,7 +514,6 @@ START_TEST(test_mmap_errors)
 	ck_assert_int_eq(vm_mmap(vm, 0, PG, RW, ANON, -1, 123), -EINVAL);
 	ck_assert_int_eq(vm_mmap(vm, 0, PG, RW, MAP_PRIVATE, -1, 0), -EBADF);
 	ck_assert_int_eq(vm_mmap(vm, 0, PG, RW, MAP_PRIVATE, 3, 0), -ENODEV);
-	ck_assert_int_eq(map(0, PG, RW, MAP_SHARED | MAP_ANONYMOUS), -EINVAL);
 	ck_assert_int_eq(map(0, PG, RW, MAP_SHARED_VALIDATE | MAP_ANONYMOUS), -EINVAL);
 	ck_assert_int_eq(map(0, PG, RW, MAP_ANONYMOUS), -EINVAL);
 	ck_assert_int_eq(map(0, PG, RW, ANON | MAP_GROWSDOWN), -EINVAL);
@@ -663,6 +662,56 @@ START_TEST(test_clone_copies_contents)
 	vm = child;
 	ck_assert_int_eq(vm_read(vm, m + PG - 3, buf, 12), 0);
 	ck_assert_str_eq(buf, "parent data");
+	put_and_check();
+}
+END_TEST
+
+/*
+ * A shared area's pages are one set of frames for parent and child, made
+ * once, split areas keep their offsets into it, and the frames go only
+ * with the last area, after its flush.
+ */
+START_TEST(test_shared_across_clone)
+{
+	uintptr_t m = (uintptr_t)map(0, 4 * PG, RW, MAP_SHARED | MAP_ANONYMOUS);
+	phys_addr_t p1, p2;
+	struct vm *child;
+	char buf[8];
+
+	ck_assert_int_eq(vm_write(vm, m, "before", 7), 0);
+	child = vm_clone(vm);
+	ck_assert_ptr_nonnull(child);
+	ck_assert_uint_eq(frames(), 1); /* shared, not copied */
+	ck_assert(arch_mm_query(&vm->mm, m, &p1, NULL));
+	ck_assert(arch_mm_query(&child->mm, m, &p2, NULL));
+	ck_assert_uint_eq(p1, p2);
+	ck_assert_int_eq(vm_read(child, m, buf, 7), 0);
+	ck_assert_str_eq(buf, "before");
+	/* A page first made by the child after the fork is the parent's too. */
+	ck_assert_int_eq(vm_write(child, m + 3 * PG, "third", 6), 0);
+	ck_assert_int_eq(vm_fault(vm, m + 3 * PG, false), 0);
+	ck_assert_int_eq(vm_read(vm, m + 3 * PG, buf, 6), 0);
+	ck_assert_str_eq(buf, "third");
+	ck_assert_uint_eq(frames(), 2);
+	/* Split the parent's area: the tail still reaches the object's page 3. */
+	ck_assert_int_eq(vm_munmap(vm, m + PG, PG), 0);
+	ck_assert_int_eq(vm_mprotect(vm, m + 2 * PG, PG, PROT_READ), 0);
+	ck_assert_int_eq(vm_write(child, m + 3 * PG, "THIRD", 6), 0);
+	ck_assert_int_eq(vm_read(vm, m + 3 * PG, buf, 6), 0);
+	ck_assert_str_eq(buf, "THIRD");
+	/* DONTNEED drops the mapping, not the contents. */
+	ck_assert_int_eq(vm_madvise(vm, m, PG, MADV_DONTNEED), 0);
+	ck_assert_int_eq(vm_madvise(vm, m, PG, MADV_FREE), -EINVAL);
+	ck_assert_uint_eq(frames(), 2);
+	ck_assert_int_eq(vm_fault(vm, m, false), 0);
+	ck_assert_int_eq(vm_read(vm, m, buf, 7), 0);
+	ck_assert_str_eq(buf, "before");
+	/* The parent's areas go; the child's keep the frames. */
+	ck_assert_int_eq(vm_munmap(vm, m, 4 * PG), 0);
+	ck_assert_uint_eq(frames(), 2);
+	ck_assert_int_eq(vm_read(child, m, buf, 7), 0);
+	ck_assert_str_eq(buf, "before");
+	vm_put(child);
 	put_and_check();
 }
 END_TEST
@@ -871,6 +920,7 @@ Suite *vm_suite(void)
 	tcase_add_test(tc, test_fault_map_failure_leaks_nothing);
 	tcase_add_test(tc, test_clone_copies_contents);
 	tcase_add_test(tc, test_clone_out_of_memory);
+	tcase_add_test(tc, test_shared_across_clone);
 	tcase_add_test(tc, test_vm_write_crosses_pages);
 	tcase_add_test(tc, test_map_segment_unaligned);
 	tcase_add_test(tc, test_map_segment_checks);

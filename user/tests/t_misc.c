@@ -2,7 +2,7 @@
  * t_misc: calls real programs make on the way to their work that need
  * little of the kernel -- mlock, mlock2, munlock, mlockall, munlockall
  * (accepted: nothing is paged out) and fsync, fdatasync, sync, syncfs
- * (nothing to write back), and rt_sigtimedwait -- with Linux's results
+ * (nothing to write back), rt_sigtimedwait and clone3 -- with Linux's results
  * and errors. Runs on
  * Linux and Fulcrum.
  */
@@ -153,11 +153,52 @@ static const char *sigtimedwait_calls(void)
 	return NULL;
 }
 
+/* clone3 (Linux 5.3+): a fork through it, and Linux's errors on bad arguments. */
+struct clone_args_ {
+	unsigned long long flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	unsigned long long set_tid, set_tid_size, cgroup;
+};
+
+static const char *clone3_calls(void)
+{
+	struct clone_args_ a = { .exit_signal = SIGCHLD };
+	unsigned char big[128] = { 0 };
+	int tid = 0;
+	long pid;
+
+	a.flags = 0x00100000; /* CLONE_PARENT_SETTID */
+	a.parent_tid = (unsigned long)&tid;
+	pid = raw2(SYS_clone3, &a, 64);
+	if (pid == 0)
+		raw1(SYS_exit_group, 7);
+	EXPECT(pid > 0, "clone3 = %s", report_ret(pid));
+	EXPECT_EQ(tid, pid);
+	EXPECT_EQ(child_wait((int)pid) >> 8, 7);
+	a = (struct clone_args_){ .exit_signal = SIGCHLD };
+	EXPECT_ERR(raw2(SYS_clone3, &a, 63), EINVAL);
+	EXPECT_ERR(raw2(SYS_clone3, &a, 8192), E2BIG);
+	EXPECT_ERR(raw2(SYS_clone3, (void *)8, 64), EFAULT);
+	big[120] = 1; /* a field this kernel does not know, not zero */
+	memcpy(big, &a, sizeof(a));
+	EXPECT_ERR(raw2(SYS_clone3, big, sizeof(big)), E2BIG);
+	a.exit_signal = 0x100;
+	EXPECT_ERR(raw2(SYS_clone3, &a, 64), EINVAL);
+	a = (struct clone_args_){ .flags = SIGCHLD };
+	EXPECT_ERR(raw2(SYS_clone3, &a, 64), EINVAL); /* CSIGNAL bits belong in exit_signal */
+	a = (struct clone_args_){ .flags = 0x00010000 | 0x00000800 | 0x00000100,
+				  .exit_signal = SIGCHLD }; /* a thread with an exit signal */
+	EXPECT_ERR(raw2(SYS_clone3, &a, 64), EINVAL);
+	a = (struct clone_args_){ .exit_signal = SIGCHLD, .stack_size = 4096 };
+	EXPECT_ERR(raw2(SYS_clone3, &a, 64), EINVAL); /* a size without a stack */
+	a = (struct clone_args_){ .exit_signal = SIGCHLD, .flags = 1ULL << 40 };
+	EXPECT_ERR(raw2(SYS_clone3, &a, 64), EINVAL);
+	return NULL;
+}
+
 static const struct test_case cases[] = {
-	{ "mlock", mlock_calls },
-	{ "mlockall", mlockall_calls },
-	{ "fsync", fsync_calls },
-	{ "rt_sigtimedwait", sigtimedwait_calls },
+	{ "mlock", mlock_calls },   { "mlockall", mlockall_calls },
+	{ "fsync", fsync_calls },   { "rt_sigtimedwait", sigtimedwait_calls },
+	{ "clone3", clone3_calls },
 };
 
 int main(int argc, char **argv)

@@ -16,4 +16,6 @@
 /tests/t_eventfds
 /tests/t_ptimers
 /tests/t_misc
+/tests/t_shmem
+/tests/t_rlimits
 sysctl sched_select
