@@ -331,26 +331,12 @@ static long pb_loops = 100000;
 static struct chan ping, pong; /* starter -> echoer, echoer -> starter */
 static u32 pb_phase[2];	       /* per task: the step it is at */
 static u64 pb_start, pb_stop;
-static struct sim_task *pb_ts[2];
 
 enum { PB_STARTER, PB_ECHOER };
 
-/*
- * The starter is the guest's process, launched as the guest's boot does
- * (sim_launch), and forks the echoer from its CPU after its exec: 2.12 ms
- * from its wake-up to the fork in a trace of `tools/bench --preset 2s
- * --icount --trace --workload pipebench --args '-l 200'` (2026-12-02).
- */
-#define PB_EXEC_NS (2120 * 1000ULL)
-#define PB_FORK	   3 /* the starter's first phase: its exec, then the fork */
-
-static const struct sim_workload_ops pb_ops;
-
 static u64 pb_first(struct sim_task *st)
 {
-	if (st->id == PB_STARTER)
-		return PB_EXEC_NS;
-	return write_ns;
+	return st->id == PB_STARTER ? read_ns : write_ns;
 }
 
 /*
@@ -364,11 +350,6 @@ static struct sim_action pb_done(struct sim_task *st)
 
 	if (st->id == PB_STARTER) {
 		switch (*phase) {
-		case PB_FORK:
-			pb_ts[PB_ECHOER] = sim_task_fork(&pb_ops, PB_ECHOER, "pipebench/echo", 0,
-							 NULL);
-			*phase = 0;
-			return run_for(read_ns);
 		case 0:
 			if (!chan_recv(&pong, st))
 				return block;
@@ -385,7 +366,6 @@ static struct sim_action pb_done(struct sim_task *st)
 				return block;
 			if ((long)++st->counter == pb_loops) {
 				pb_stop = sim_now;
-				sim_launch_exit();
 				return leave;
 			}
 			*phase = 1;
@@ -425,7 +405,7 @@ int sim_pipebench_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct sim_task **ts = pb_ts;
+	struct sim_task *ts[2];
 	const char *mode = "process";
 	double secs, usecs;
 	char keys[64];
@@ -470,8 +450,8 @@ int sim_pipebench_main(int argc, char **argv)
 	chan_init(&pong, true, 8);
 	printf("# Running 'sched/pipe' benchmark:\n");
 	fflush(stdout);
-	pb_phase[PB_STARTER] = PB_FORK;
-	sim_launch(&pb_ops, "pipebench", &ts[PB_STARTER]);
+	ts[PB_STARTER] = sim_task_spawn(&pb_ops, PB_STARTER, "pipebench", 0, NULL);
+	ts[PB_ECHOER] = sim_task_spawn(&pb_ops, PB_ECHOER, "pipebench/echo", 0, NULL);
 	if (!sim_engine_run(0))
 		sim_fail("the simulated time limit passed before the round trips ended");
 	for (int i = 0; i < 2; i++)
