@@ -789,7 +789,7 @@ SIM_KERNEL_C := kernel/printk.c kernel/cmdline.c kernel/panic.c \
 	kernel/trace/trace.c kernel/trace/trace_events.c kernel/trace/trace_output.c \
 	kernel/fs/seqbuf.c
 SIM_C := tools/sim/fulcrum_sim.c tools/sim/engine.c tools/sim/machine.c tools/sim/workloads.c \
-	tools/sim/cost.c tools/sim/launch.c \
+	tools/sim/cost.c \
 	tools/sim/messaging.c tools/sim/workloads_net.c tools/sim/rtapp_run.c $(RTAPP_C) \
 	tools/sim/sim_arch.c $(SIM_KERNEL_C) user/common/fairness.c user/common/wlreport.c
 $(call check-sources,SIM_C)

@@ -149,17 +149,6 @@ struct sim_task *sim_task_fork(const struct sim_workload_ops *ops, u32 id, const
 			       int nice, const struct cpumask *allowed);
 
 /*
- * Starts a workload's first process as the guest's boot does (launch.c):
- * kinit forked from CPU 0, init from kinit, the process from init, each
- * placed by the kernel's fork path. *out is the process once init has
- * forked it (NULL until then).
- */
-void sim_launch(const struct sim_workload_ops *ops, const char *name, struct sim_task **out);
-
-/* The launched process exits (called from its last burst_done): init, waiting, is woken. */
-void sim_launch_exit(void);
-
-/*
  * Wakes a task blocked with SIM_BLOCK through the kernel's try_to_wake_up,
  * from the current CPU (sim_cpu): called by a workload from burst_done, i.e.
  * in the waking task's system call; a preemption it asks for on this CPU

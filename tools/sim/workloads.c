@@ -305,193 +305,19 @@ static int compute_main(int argc, char **argv, u32 nr_cpus)
 /* A spinner never stops on its own: its bursts outlast any window. */
 #define SPIN_BURST_NS (3600 * NSEC_PER_SEC)
 
-/*
- * The guest program's start, step by step (user/fairshare.c): its process,
- * launched as the guest's boot launches it (sim_launch), forks the tasks
- * one after another; each child sets its affinity and nice, says it is
- * ready through a pipe and sleeps at the start gate; the parent waits for
- * every one to be ready (woken by the last one's write), writes the start
- * time and opens the gate, one sync wake-up per child (pipe_write's
- * wake_up_all_sync); each child reads the start, its migration and switch
- * counters, then spins. The times are the guest's, from a trace of
- * `tools/bench --preset 2s --icount --trace --workload fairshare --args
- * '-t 8 -s 1'` (2026-12-02), where the guest clock counts every vCPU's
- * instructions: from the parent's wake-up to its first fork 5.29 ms (its
- * exec), 0.99 ms per further fork, 70 us from its last fork to its sleep
- * at the gate and from its wake-up to its first gate wake-up (the one
- * write that then wakes every child, 20 us per wake-up inside that
- * call, which the engine takes as one instant); a child's run from its first switch-in to its sleep
- * at the gate 160 us (its run from the gate to the spin is not in the
- * trace: taken as the same, and so is its run from the window's end to its
- * report). After the window each child writes its report to the parent
- * (a sync wake-up if the parent sleeps in its read) and exits 360 us later
- * (the close of its end of the pipe wakes the parent too); the parent, once
- * every child is gone, prints the table for 4.26 ms and exits, which wakes
- * init.
- */
-#define FS_EXEC_NS  (5290 * 1000ULL)
-#define FS_FORK_NS  (990 * 1000ULL)
-#define FS_GATE_NS  (70 * 1000ULL)
-#define FS_SETUP_NS (160 * 1000ULL)
-#define FS_EXIT_NS  (360 * 1000ULL)
-#define FS_PRINT_NS (4260 * 1000ULL)
-
-enum fs_step { FS_SETUP, FS_AFFINITY, FS_GATE, FS_START, FS_SPIN, FS_REPORT, FS_EXIT };
-
-struct fs_child {
-	enum fs_step step;
-	u64 cpu_at_start, migrations_at_start, switches_at_start;
-	u64 cpu_ns, migrations, switches; /* over the window, as the guest's task counts them */
-};
-
-static struct {
-	long tasks;
-	struct cpumask mask;
-	bool confined;
-	const int *nice_of;
-	struct sim_task **ts;
-	struct fs_child *child;
-	struct sim_task *parent;
-	enum { FSP_FORK, FSP_GATE, FSP_READY, FSP_WAKE, FSP_REPORTS, FSP_PRINT } parent_step;
-	long forked, ready, woken, spinning, reported, exited;
-	bool parent_waits;
-	u64 start_ns; /* the window's start: the parent's clock read before it opens the gate */
-	u64 window;
-} fs;
-
-static u64 task_switches(const struct task *p)
+static u64 spin_first(struct sim_task *st)
 {
-	return p->stats.nr_voluntary_switches + p->stats.nr_involuntary_switches;
+	return SPIN_BURST_NS;
 }
 
-/* A write to (or the close of) a pipe the parent sleeps on: pipe_write's sync wake-up. */
-static void fs_wake_parent(void)
+static struct sim_action spin_done(struct sim_task *st)
 {
-	if (fs.parent_waits) {
-		fs.parent_waits = false;
-		sim_task_wake(fs.parent, true);
-	}
+	return (struct sim_action){ SIM_RUN, SPIN_BURST_NS };
 }
 
-static u64 fs_child_first(struct sim_task *st)
-{
-	return FS_SETUP_NS;
-}
-
-static struct sim_action fs_child_done(struct sim_task *st)
-{
-	struct fs_child *c = &fs.child[st->id];
-
-	switch (c->step) {
-	case FS_SETUP:
-		c->step = FS_AFFINITY;
-		if (fs.confined) {
-			st->new_mask = fs.mask;
-			return (struct sim_action){ SIM_MIGRATE, 0 };
-		}
-		/* fall through */
-	case FS_AFFINITY:
-		/* Ready: the last one's write wakes the parent waiting in its read. */
-		c->step = FS_GATE;
-		if (++fs.ready == fs.tasks)
-			fs_wake_parent();
-		return (struct sim_action){ SIM_BLOCK, 0 };
-	case FS_GATE:
-		c->step = FS_START;
-		return (struct sim_action){ SIM_RUN, FS_SETUP_NS };
-	case FS_START:
-		/* The guest's window counters start here; it spins until the window's end. */
-		c->step = FS_SPIN;
-		c->cpu_at_start = task_sched_runtime(st->t);
-		c->migrations_at_start = st->t->nr_migrations;
-		c->switches_at_start = task_switches(st->t);
-		fs.spinning++;
-		st->until_ns = fs.start_ns + fs.window;
-		return (struct sim_action){ SIM_RUN, SPIN_BURST_NS };
-	case FS_SPIN:
-		c->step = FS_REPORT;
-		st->until_ns = 0;
-		c->cpu_ns = task_sched_runtime(st->t) - c->cpu_at_start;
-		c->migrations = st->t->nr_migrations - c->migrations_at_start;
-		c->switches = task_switches(st->t) - c->switches_at_start;
-		return (struct sim_action){ SIM_RUN, FS_SETUP_NS };
-	case FS_REPORT:
-		c->step = FS_EXIT;
-		fs.reported++;
-		fs_wake_parent();
-		return (struct sim_action){ SIM_RUN, FS_EXIT_NS };
-	case FS_EXIT:
-		/* Its exit closes its end of the report pipe, which wakes the reader too. */
-		fs.exited++;
-		fs_wake_parent();
-		break;
-	}
-	return (struct sim_action){ SIM_EXIT, 0 };
-}
-
-static const struct sim_workload_ops fs_child_ops = {
-	.first_burst = fs_child_first,
-	.burst_done = fs_child_done,
-};
-
-static u64 fs_parent_first(struct sim_task *st)
-{
-	fs.parent = st;
-	return FS_EXEC_NS;
-}
-
-static struct sim_action fs_parent_done(struct sim_task *st)
-{
-	switch (fs.parent_step) {
-	case FSP_FORK: {
-		long i = fs.forked++;
-		char name[32];
-
-		snprintf(name, sizeof(name), "fairshare/%ld", i);
-		fs.ts[i] = sim_task_fork(&fs_child_ops, (u32)i, name, fs.nice_of[i], NULL);
-		if (fs.forked < fs.tasks)
-			return (struct sim_action){ SIM_RUN, FS_FORK_NS };
-		fs.parent_step = FSP_GATE;
-		return (struct sim_action){ SIM_RUN, FS_GATE_NS };
-	}
-	case FSP_GATE:
-		/* bench_gate_wait: a read of the ready pipe, asleep until every child wrote. */
-		fs.parent_step = FSP_READY;
-		if (fs.ready < fs.tasks) {
-			fs.parent_waits = true;
-			return (struct sim_action){ SIM_BLOCK, 0 };
-		}
-		/* fall through */
-	case FSP_READY:
-		/* The window starts at this clock read; then the start is written to each child. */
-		fs.start_ns = sim_now;
-		fs.parent_step = FSP_WAKE;
-		return (struct sim_action){ SIM_RUN, FS_GATE_NS };
-	case FSP_WAKE:
-		/* One write opens the gate: wake_up_all_sync wakes every child in that call. */
-		while (fs.woken < fs.tasks)
-			sim_task_wake(fs.ts[fs.woken++], true);
-		fs.parent_step = FSP_REPORTS;
-		/* Back in user space, where a child's wake-up preemption takes it, before its read. */
-		return (struct sim_action){ SIM_RUN, 0 };
-	case FSP_REPORTS:
-		/* It reads the reports until the pipe's end of file, when every child is gone. */
-		if (fs.exited < fs.tasks) {
-			fs.parent_waits = true;
-			return (struct sim_action){ SIM_BLOCK, 0 };
-		}
-		fs.parent_step = FSP_PRINT;
-		return (struct sim_action){ SIM_RUN, FS_PRINT_NS };
-	case FSP_PRINT:
-		sim_launch_exit();
-		break;
-	}
-	return (struct sim_action){ SIM_EXIT, 0 };
-}
-
-static const struct sim_workload_ops fs_parent_ops = {
-	.first_burst = fs_parent_first,
-	.burst_done = fs_parent_done,
+static const struct sim_workload_ops spin_ops = {
+	.first_burst = spin_first,
+	.burst_done = spin_done,
 };
 
 struct cpu_list_ctx {
@@ -560,11 +386,11 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 	static int nice_of[FAIRSHARE_MAX_TASKS];
 	static double ideal[FAIRSHARE_MAX_TASKS];
 	static struct sim_task *ts[FAIRSHARE_MAX_TASKS];
-	static struct fs_child child[FAIRSHARE_MAX_TASKS];
 	long tasks = 5, ncpus, busy;
 	double seconds = 2.0, capacity;
 	struct fair_figures f;
 	u64 window, sum = 0, switches = 0, migrations = 0, cpu_ns[FAIRSHARE_MAX_TASKS];
+	static u64 migrations_at_start[FAIRSHARE_MAX_TASKS];
 	struct cpumask mask;
 	char keys[96];
 	int c;
@@ -607,20 +433,22 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 	window = (u64)(seconds * 1e9);
 	printf("fairshare: %ld tasks on %ld CPUs for %.3f s\n", tasks, ncpus, seconds);
 	fflush(stdout);
-	fs.tasks = tasks;
-	fs.mask = mask;
-	fs.confined = ncpus < (long)nr_cpus;
-	fs.nice_of = nice_of;
-	fs.ts = ts;
-	fs.child = child;
-	fs.window = window;
-	sim_launch(&fs_parent_ops, "fairshare", &fs.parent);
-	if (!sim_engine_run(0))
-		sim_fail("the simulated time limit passed before every task reported");
 	for (long i = 0; i < tasks; i++) {
-		cpu_ns[i] = child[i].cpu_ns;
-		switches += child[i].switches;
-		migrations += child[i].migrations;
+		char name[32];
+
+		snprintf(name, sizeof(name), "fairshare/%ld", i);
+		ts[i] = sim_task_spawn(&spin_ops, (u32)i, name, nice_of[i], &mask);
+		/* The guest counts from its window's start, after fork placement. */
+		migrations_at_start[i] = ts[i]->t->nr_migrations;
+	}
+	if (!sim_engine_run(SIM_START_NS + window))
+		sim_fail("the simulated time limit passed before the window ended");
+	for (long i = 0; i < tasks; i++) {
+		sim_cpu = task_cpu(ts[i]->t);
+		cpu_ns[i] = task_sched_runtime(ts[i]->t);
+		switches += ts[i]->t->stats.nr_voluntary_switches +
+			    ts[i]->t->stats.nr_involuntary_switches;
+		migrations += ts[i]->t->nr_migrations - migrations_at_start[i];
 		if (cpu_ns[i] > window + WINDOW_SLACK_NS)
 			sim_fail("task %ld used %.3f ms of CPU in a %.3f ms window", i,
 				 (double)cpu_ns[i] / 1e6, (double)window / 1e6);
@@ -638,6 +466,7 @@ static int fairshare_main(int argc, char **argv, u32 nr_cpus)
 	sim_result("fairshare", f.worst_dev_pct, "%", "%s metric=worst_dev", keys);
 	sim_result("fairshare", f.jain, "index", "%s metric=jain", keys);
 	sim_result("fairshare", f.cpu_used_pct, "%", "%s metric=cpu_used", keys);
+	/* The guest counts from its window's start; here the tasks begin with it. */
 	sim_result("fairshare", (double)switches, "switches", "%s metric=task_switches", keys);
 	sim_result("fairshare", (double)migrations, "migrations", "%s metric=task_migrations", keys);
 	sim_report_sched("fairshare", keys, seconds);
