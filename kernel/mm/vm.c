@@ -71,7 +71,7 @@ int vm_populate(struct vm *vm, struct vma *v, uintptr_t page, phys_addr_t *pa)
 			arch_mm_protect(&vm->mm, page, v->prot);
 		return 0;
 	}
-	if (vm->resident_pages >= vm_limit_pages(vm))
+	if (vm->resident_pages >= vm_resident_limit_pages())
 		return -ENOMEM;
 	if (v->shm)
 		frame = shmem_frame(v->shm, v->shm_pgoff + ((page - v->start) >> PAGE_SHIFT), true);

@@ -152,12 +152,23 @@ void vm_protect_range(struct vm *vm, uintptr_t start, uintptr_t end, unsigned in
 /* Global object counters (vm.c). */
 void vm_count_areas(long delta);
 
-/* RLIMIT_AS's soft limit, within the boot option's ceiling, in pages. */
+/* RLIMIT_AS's soft limit, within the boot option's ceiling, in pages: what mmap and brk may map. */
 static inline u64 vm_limit_pages(const struct vm *vm)
 {
 	u64 bytes = MIN(__atomic_load_n(&vm->rlim.as_cur, __ATOMIC_RELAXED), (u64)vm_user_mem_limit);
 
 	return bytes >> PAGE_SHIFT;
+}
+
+/*
+ * The pages a process may have resident: the boot option's ceiling only.
+ * As on Linux, RLIMIT_AS bounds new mappings, never a fault in one that
+ * exists (a limit lowered below what is mapped must not end in the OOM
+ * killer with memory free).
+ */
+static inline u64 vm_resident_limit_pages(void)
+{
+	return (u64)vm_user_mem_limit >> PAGE_SHIFT;
 }
 
 static inline unsigned long vm_lock(struct vm *vm)

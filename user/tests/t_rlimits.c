@@ -138,6 +138,35 @@ static const char *address_space(void)
 	return run_child(as_child);
 }
 
+/*
+ * RLIMIT_AS bounds new mappings only: lowered below what is already
+ * mapped (and resident), the pages of an existing mapping are still made
+ * on first touch, by the program and by a kernel copy (read into it).
+ */
+static int as_below_child(void *arg)
+{
+	int fds[2];
+	char *m = (char *)raw6(SYS_mmap, 0, 1 * MiB, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	(void)arg;
+	CHECK((long)m > 0);
+	CHECK(set_limit(RLIMIT_AS, 64 * 1024, ~0UL) == 0);
+	CHECK((long)raw6(SYS_mmap, 0, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == -ENOMEM);
+	for (long off = 0; off < MiB / 2; off += 4096)
+		m[off] = 1;
+	CHECK(raw1(SYS_pipe, fds) == 0);
+	CHECK(raw3(SYS_write, fds[1], "abc", 3) == 3);
+	CHECK(raw3(SYS_read, fds[0], m + MiB / 2 + 100, 3) == 3);
+	CHECK(!memcmp(m + MiB / 2 + 100, "abc", 3));
+	return 0;
+}
+
+static const char *as_below_mapped(void)
+{
+	return run_child(as_below_child);
+}
+
 /* --stack-probe KIB: uses KIB KiB of stack, 4 KiB per frame, then exits 0. */
 static int probe(int kib)
 {
@@ -203,6 +232,7 @@ static const char *bad_arguments(void)
 static const struct test_case cases[] = {
 	{ "nofile", nofile },
 	{ "address_space", address_space },
+	{ "as_below_mapped", as_below_mapped },
 	{ "stack", stack },
 	{ "bad_arguments", bad_arguments },
 };
