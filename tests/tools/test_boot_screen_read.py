@@ -1,8 +1,6 @@
 """tests/boot/run.py's screen reads against a fake QEMU monitor: each failure says which case it
 was (no answer, an answer not understood, an empty screen), a failed read is retried, and a
 worker thread's screen from an earlier test never counts for the next one."""
-import importlib.machinery
-import importlib.util
 import os
 import socket
 import tempfile
@@ -10,18 +8,10 @@ import threading
 import unittest
 from types import SimpleNamespace
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.tools.script import load_script
 
 
-def load(path, name):
-    loader = importlib.machinery.SourceFileLoader(name, os.path.join(TOP, path))
-    spec = importlib.util.spec_from_loader(name, loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-run = load("tests/boot/run.py", "boot_run_screen")
+run = load_script("tests/boot/run.py", "boot_run_screen")
 
 
 class FakeMonitor:

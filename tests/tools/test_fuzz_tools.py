@@ -1,23 +1,12 @@
 """tools/fuzz-minimise's call lists, and the option list the absurd-value probes are made from."""
-import importlib.machinery
-import importlib.util
-import os
 import unittest
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def load(path, name):
-    loader = importlib.machinery.SourceFileLoader(name, os.path.join(TOP, path))
-    spec = importlib.util.spec_from_loader(name, loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+from tests.tools.script import load_script
 
 
 class Ranges(unittest.TestCase):
     def test_runs_become_ranges(self):
-        ranges = load("tools/fuzz-minimise", "fuzz_minimise").ranges
+        ranges = load_script("tools/fuzz-minimise", "fuzz_minimise").ranges
         self.assertEqual(ranges([0, 1, 2, 5, 7, 8]), "0-2,5,7-8")
         self.assertEqual(ranges([42]), "42")
         self.assertEqual(ranges(list(range(20000))), "0-19999")
@@ -26,7 +15,7 @@ class Ranges(unittest.TestCase):
 
 class Options(unittest.TestCase):
     def test_every_registered_option_gets_an_absurd_value(self):
-        run = load("tests/boot/run.py", "boot_run")
+        run = load_script("tests/boot/run.py", "boot_run")
         names = dict(run.registered_options())
         for name, kind in (("loglevel", "INT"), ("user_mem_limit", "SIZE"), ("sched_features", "LIST"),
                            ("nosmp", "BOOL"), ("sched_select", "STRING")):

@@ -1,6 +1,4 @@
 """tools/gen-ksyms: nm output in, the kernel's C symbol table out."""
-import importlib.machinery
-import importlib.util
 import io
 import os
 import subprocess
@@ -8,16 +6,10 @@ import sys
 import tempfile
 import unittest
 
+from tests.tools.script import load_script
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GEN = os.path.join(TOP, "tools", "gen-ksyms")
-
-
-def load():
-    loader = importlib.machinery.SourceFileLoader("gen_ksyms", GEN)
-    spec = importlib.util.spec_from_loader("gen_ksyms", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
 
 
 NM = """\
@@ -36,7 +28,7 @@ ffffffff80101070 0000000000000020 W weak_fn
 
 class GenKsyms(unittest.TestCase):
     def setUp(self):
-        self.mod = load()
+        self.mod = load_script("tools/gen-ksyms", "gen_ksyms")
 
     def test_keeps_text_symbols_sorted_with_sizes(self):
         syms = self.mod.read_symbols(NM.splitlines())

@@ -1,26 +1,18 @@
 """tools/lab: the regions are well formed, and a student tree holds every region's skeleton and
 no line of its solution (nor the wrong solutions of tests/labs/, which quote it), while the
 labs not handed out keep theirs."""
-import importlib.machinery
-import importlib.util
 import os
 import subprocess
 import tempfile
 import unittest
 
+from tests.tools.script import load_script
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAB = os.path.join(TOP, "tools", "lab")
 
 
-def load_lab():
-    loader = importlib.machinery.SourceFileLoader("lab_tool", LAB)
-    spec = importlib.util.spec_from_loader("lab_tool", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
-lab = load_lab()
+lab = load_script("tools/lab", "lab_tool")
 
 
 def distinctive(region, elsewhere):

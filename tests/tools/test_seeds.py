@@ -8,8 +8,6 @@ listed in EXPECTED_FINDINGS (docs/seeds.md discusses them). A typo in a
 copied run, average or ratio makes the recomputation disagree and the test
 fail. The verdict tests use made-up tables, the +-5% edges included.
 """
-import importlib.machinery
-import importlib.util
 import os
 import sys
 import tempfile
@@ -24,14 +22,7 @@ import seed_data as sd  # noqa: E402
 import seed_suite as ss  # noqa: E402
 import seed_verdict as sv  # noqa: E402
 
-
-def load_bench():
-    """tools/bench as a module (it is a script without .py)."""
-    loader = importlib.machinery.SourceFileLoader("bench_tool", os.path.join(TOP, "tools", "bench"))
-    spec = importlib.util.spec_from_loader("bench_tool", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+from tests.tools.script import load_script  # noqa: E402
 
 # (seed, table, point, column, kind): the thread's arithmetic, not our copy, is off here.
 EXPECTED_FINDINGS = {
@@ -226,7 +217,7 @@ class SeedSuite(unittest.TestCase):
     with a stand-in fulcrum-sim."""
 
     def setUp(self):
-        self.bench = load_bench()
+        self.bench = load_script("tools/bench", "bench_tool")
         self.tmp = tempfile.mkdtemp()
         with open(os.path.join(self.tmp, "fulcrum.elf"), "wb") as f:
             f.write(b"a kernel")  # the report's header names its digest
