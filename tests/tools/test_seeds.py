@@ -276,6 +276,17 @@ class SeedSuite(unittest.TestCase):
         self.assertEqual(doc["experiments"][2]["seed"]["fulcrum_ratios"]["qemu"], {"unpinned": 0.97})
         self.assertIn("003,tcp-rr unpinned,0.9770,0.9700,same,same,yes", doc["verdict_csv"])
 
+    def test_header_names_each_experiments_accelerator(self):
+        # Every seed experiment runs under icount, so the header must say so, not "TCG,
+        # multi-threaded" (the run's default); with one experiment left to TCG it says mixed.
+        self.assertTrue(self.bench.accel_header(self.ctx, self.exps).startswith("TCG with icount"))
+        self.exps[0].icount = False
+        mixed = self.bench.accel_header(self.ctx, self.exps)
+        self.assertTrue(mixed.startswith("mixed: TCG, multi-threaded or TCG with icount"), mixed)
+        results = [self.fake_runs(e, {s.name: 1.0 for s in e.systems}) for e in self.exps]
+        lines = self.bench.report(self.ctx, self.exps, results)[0]
+        self.assertEqual(sum(1 for line in lines if line.startswith("  accelerator: ")), len(self.exps))
+
     def fake_sim(self, body):
         os.makedirs(os.path.join(self.tmp, "tools"), exist_ok=True)
         path = os.path.join(self.tmp, "tools", "fulcrum-sim")
