@@ -333,6 +333,44 @@ START_TEST(test_lag_is_clamped)
 }
 END_TEST
 
+/*
+ * Where the clamp bites: a nice -20 task waits out a nice-0 hog's 100 ms
+ * slice, while V moves on by about 100 ms * 1024 / (88761 + 1024), some
+ * 25 times what two of its slices (at least a 4 ms tick) are worth in its
+ * virtual time. Picked at last, it sleeps at once: it leaves with exactly
+ * that limit, no more, and no less (a lag of 0 is not clamped, it is lost).
+ */
+START_TEST(test_lag_clamp_heavy_waiter)
+{
+	eevdf_start(1);
+	struct task *hog = sim_task("hog", 0, 0), *w = sim_task("w", -20, 0);
+	struct cfs_rq *cfs_rq = &sim_rq(0)->cfs;
+	s64 limit, lag = 0;
+
+	sim_feature("DELAY_DEQUEUE", false);
+	ck_assert_uint_eq(sched_set_slice(hog, 100 * MS), 100 * MS);
+	limit = (s64)calc_delta_fair(MAX(2 * w->se.slice, 4 * MS), &w->se);
+	sim_schedule(0);
+	for (int tick = 0; tick < 2000; tick++) {
+		sim_tick_all();
+		lag = (s64)(eevdf_avg_vruntime(cfs_rq) - w->se.vruntime);
+		if (sim_curr(0) == w && lag > 2 * limit)
+			break;
+	}
+	ck_assert_msg(sim_curr(0) == w && lag > 2 * limit,
+		      "the nice -20 task never came back with V - v over twice its limit %lld ns "
+		      "(last %lld ns): the hog's 100 ms slice was not run out?",
+		      (long long)limit, (long long)lag);
+	sim_sleep(w);
+	ck_assert_msg(w->se.vlag == limit,
+		      "nice -20 task left with lag %lld ns, V - v was %lld ns: expected it clamped "
+		      "to %lld ns (the larger of two 0.75 ms slices and a 4 ms tick, in its virtual time)",
+		      (long long)w->se.vlag, (long long)lag, (long long)limit);
+	(void)hog;
+	eevdf_stop();
+}
+END_TEST
+
 /* ---------------------------------------------------------------- checking */
 
 /* A wrong augmented minimum, or key sum, is caught and named. */
@@ -549,6 +587,7 @@ Suite *eevdf_suite(void)
 	tcase_add_test(tc, test_delayed_task_woken_early);
 	tcase_add_test(tc, test_set_slice_clamps);
 	tcase_add_test(tc, test_lag_is_clamped);
+	tcase_add_test(tc, test_lag_clamp_heavy_waiter);
 	tcase_add_test(tc, test_verify_catches_broken_state);
 	tcase_add_test(tc, test_two_cpus_with_balancing);
 	tcase_add_test(tc, test_reference_model_weighted);
