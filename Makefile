@@ -251,6 +251,7 @@ KERNEL_C := \
 	kernel/sched/sched_ktest.c \
 	kernel/sched/wake_ktest.c \
 	kernel/sched/wakeup_ktest.c \
+	kernel/sched/balance_ktest.c \
 	kernel/sched/cost_bench.c \
 	kernel/sched/core.c \
 	kernel/sched/task.c \

@@ -122,8 +122,16 @@ static bool vruntime_eligible(struct cfs_rq *cfs_rq, u64 vruntime)
 {
 	s64 avg, load;
 
+	/* LAB 6 BEGIN eligible */
 	avg_with_curr(cfs_rq, &avg, &load);
 	return avg >= (s64)(vruntime - cfs_rq->min_vruntime) * load;
+	/* LAB 6 SKELETON
+	TODO: v <= V without dividing: compare the key of vruntime with the sums, curr included.
+	(void)avg;
+	(void)load;
+	(void)vruntime;
+	return true;
+	   LAB 6 END */
 }
 
 bool eevdf_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se)
@@ -167,7 +175,14 @@ static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se)
 	s64 limit = (s64)calc_delta_fair(span, se);
 	s64 vlag = (s64)(eevdf_avg_vruntime(cfs_rq) - se->vruntime);
 
+	/* LAB 6 BEGIN lag */
 	se->vlag = vlag < -limit ? -limit : vlag > limit ? limit : vlag;
+	/* LAB 6 SKELETON
+	TODO: record V - v as se's lag, clamped to +-limit.
+	(void)vlag;
+	(void)limit;
+	se->vlag = 0;
+	   LAB 6 END */
 }
 
 /* ---------------------------------------------------------------- the timeline */
@@ -218,12 +233,18 @@ static void account_dequeue(struct cfs_rq *cfs_rq, struct sched_entity *se)
  */
 static bool update_deadline(struct sched_entity *se)
 {
+	/* LAB 6 BEGIN deadline */
 	if (vruntime_before(se->vruntime, se->deadline))
 		return false;
 	if (!se->custom_slice)
 		se->slice = eevdf_base_slice();
 	se->deadline = se->vruntime + calc_delta_fair(se->slice, se);
 	return true;
+	/* LAB 6 SKELETON
+	TODO: once vruntime reaches the deadline, renew it a slice (in se's virtual time) on; say so.
+	se->deadline = se->vruntime;
+	return true;
+	   LAB 6 END */
 }
 
 /*
@@ -291,10 +312,15 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, bool in
 		se->slice = eevdf_base_slice();
 	vslice = calc_delta_fair(se->slice, se);
 	avg_with_curr(cfs_rq, &avg, &load);
+	/* LAB 6 BEGIN place */
 	if (sched_feat(PLACE_LAG) && load && se->vlag) {
 		lag = se->vlag * (load + (s64)se_load(se)->weight);
 		lag /= load;
 	}
+	/* LAB 6 SKELETON
+	TODO: with PLACE_LAG, the lag to place se by: its vlag, inflated for the V it will move.
+	(void)avg;
+	   LAB 6 END */
 	se->vruntime = vruntime - (u64)lag;
 	if (se->rel_deadline) {
 		se->deadline += se->vruntime;
@@ -443,6 +469,7 @@ static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 	if (sched_feat(RUN_TO_PARITY) && protect && curr && slice_protected(curr))
 		return curr;
 
+	/* LAB 6 BEGIN pick */
 	if (left && eevdf_entity_eligible(cfs_rq, left)) {
 		best = left;
 	} else {
@@ -465,6 +492,11 @@ static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect)
 			node = node->right;
 		}
 	}
+	/* LAB 6 SKELETON
+	TODO: best = the eligible entity of earliest deadline in the timeline, in one descent.
+	(void)node;
+	best = left;
+	   LAB 6 END */
 	if (!best || (curr && deadline_before(curr, best)))
 		best = curr;
 	/* Some entity is always at or before the average; keep going if rounding says none. */

@@ -1592,6 +1592,14 @@ TESTS = BARE_METAL_TESTS + SERIAL_TESTS + SCREEN_TESTS + USER_TESTS + SMP_LATE_T
                      lacks("fairshare: FAILED", "BUG:", "Kernel panic")])
     for tasks in (9, 13)
 ] + [
+    # Lab 5's boot grader (kernel/sched/balance_ktest.c): spinners pinned onto CPU 0 at creation,
+    # then freed; only the balancer can spread them, and it must, to 2 per CPU give or take one.
+    BootTest("balance-spread-2s", "ktest=balance_spread: 16 spinners created on CPU 0 of 2s, then "
+             "freed, end 2 per CPU (tolerance 1) through load balancing alone",
+             preset="2s", icount=True, cmdline="ktest=balance_spread sched_features=SCHED_VERIFY",
+             checks=[matches(r"KTEST summary: 1 passed, 0 failed, 0 skipped"), lacks("FAIL"),
+                     has("KTEST balance_spread: 16 spinners started on CPU 0"),
+                     matches(r"sched_verify: [1-9]\d* checks, 0 violations")]),
     # The same tests under sched_fair=eevdf (kernel/sched/eevdf.c, docs/eevdf.md), EEVDF's
     # invariants (augmented minima, the average's sums, eligible picks) checked throughout.
     # All but sched_share_uneven: 3 spinners on 2 CPUs stay at 250/250/500 per mille under

@@ -333,6 +333,44 @@ START_TEST(test_lag_is_clamped)
 }
 END_TEST
 
+/*
+ * Where the clamp bites: a nice -20 task waits out a nice-0 hog's 100 ms
+ * slice, while V moves on by about 100 ms * 1024 / (88761 + 1024), some
+ * 25 times what two of its slices (at least a 4 ms tick) are worth in its
+ * virtual time. Picked at last, it sleeps at once: it leaves with exactly
+ * that limit, no more, and no less (a lag of 0 is not clamped, it is lost).
+ */
+START_TEST(test_lag_clamp_heavy_waiter)
+{
+	eevdf_start(1);
+	struct task *hog = sim_task("hog", 0, 0), *w = sim_task("w", -20, 0);
+	struct cfs_rq *cfs_rq = &sim_rq(0)->cfs;
+	s64 limit, lag = 0;
+
+	sim_feature("DELAY_DEQUEUE", false);
+	ck_assert_uint_eq(sched_set_slice(hog, 100 * MS), 100 * MS);
+	limit = (s64)calc_delta_fair(MAX(2 * w->se.slice, 4 * MS), &w->se);
+	sim_schedule(0);
+	for (int tick = 0; tick < 2000; tick++) {
+		sim_tick_all();
+		lag = (s64)(eevdf_avg_vruntime(cfs_rq) - w->se.vruntime);
+		if (sim_curr(0) == w && lag > 2 * limit)
+			break;
+	}
+	ck_assert_msg(sim_curr(0) == w && lag > 2 * limit,
+		      "the nice -20 task never came back with V - v over twice its limit %lld ns "
+		      "(last %lld ns): the hog's 100 ms slice was not run out?",
+		      (long long)limit, (long long)lag);
+	sim_sleep(w);
+	ck_assert_msg(w->se.vlag == limit,
+		      "nice -20 task left with lag %lld ns, V - v was %lld ns: expected it clamped "
+		      "to %lld ns (the larger of two 0.75 ms slices and a 4 ms tick, in its virtual time)",
+		      (long long)w->se.vlag, (long long)lag, (long long)limit);
+	(void)hog;
+	eevdf_stop();
+}
+END_TEST
+
 /* ---------------------------------------------------------------- checking */
 
 /* A wrong augmented minimum, or key sum, is caught and named. */
@@ -394,6 +432,149 @@ START_TEST(test_two_cpus_with_balancing)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- the reference model (lab 6) */
+
+/*
+ * The model every EEVDF decision is checked against here, recomputed from
+ * the queued entities (curr included): V is their weight-averaged vruntime,
+ * an entity is eligible iff v <= V, and its deadline lies at most one slice
+ * of its virtual time, slice * 1024 / w, beyond its vruntime.
+ */
+struct ref_queue {
+	s64 sum, load; /* sum of (v - min_vruntime) * w, sum of w */
+};
+
+static struct ref_queue ref_of(struct task **t, int n)
+{
+	struct cfs_rq *cfs_rq = &sim_rq(0)->cfs;
+	struct ref_queue q = { 0, 0 };
+
+	for (int i = 0; i < n; i++) {
+		if (!t[i]->se.on_rq)
+			continue;
+		q.sum += (s64)(t[i]->se.vruntime - cfs_rq->min_vruntime) * (s64)t[i]->se.weight;
+		q.load += (s64)t[i]->se.weight;
+	}
+	return q;
+}
+
+static bool ref_eligible(const struct ref_queue *q, struct task *p)
+{
+	s64 key = (s64)(p->se.vruntime - sim_rq(0)->cfs.min_vruntime);
+
+	return q->sum >= key * q->load;
+}
+
+/*
+ * Nice -5, 0 and 5 on one CPU for 3 s: at every tick eligibility is v <= V
+ * with the running task counted, every deadline is within a slice of its
+ * vruntime in that task's virtual time, and a newly picked task is eligible
+ * with no eligible waiter of an earlier deadline; CPU time ends in
+ * proportion to the weights, within 2%.
+ */
+START_TEST(test_reference_model_weighted)
+{
+	static const int nice[3] = { -5, 0, 5 };
+	struct task *t[3], *prev;
+	u64 total = 0;
+	u32 picks = 0;
+
+	eevdf_start(1);
+	for (int i = 0; i < 3; i++)
+		t[i] = sim_task("w", nice[i], 0);
+	sim_schedule(0);
+	prev = sim_curr(0);
+	for (int tick = 0; tick < 3000; tick++) {
+		struct ref_queue q;
+		struct task *curr;
+
+		sim_tick_all();
+		q = ref_of(t, 3);
+		curr = sim_curr(0);
+		for (int i = 0; i < 3; i++) {
+			u64 vslice = t[i]->se.slice * 1024 / t[i]->se.weight;
+
+			if (eevdf_entity_eligible(&sim_rq(0)->cfs, &t[i]->se) !=
+			    ref_eligible(&q, t[i]))
+				ck_abort_msg("tick %d: nice %d task %s eligible, the model says %s",
+					     tick, nice[i], ref_eligible(&q, t[i]) ? "not" : "is",
+					     ref_eligible(&q, t[i]) ? "it is" : "it is not");
+			if ((s64)(t[i]->se.deadline - t[i]->se.vruntime) > (s64)vslice + 1)
+				ck_abort_msg("tick %d: nice %d task's deadline %lld ns of virtual time past its "
+					     "vruntime, more than slice * 1024 / weight = %llu",
+					     tick, nice[i],
+					     (long long)(t[i]->se.deadline - t[i]->se.vruntime),
+					     (unsigned long long)vslice);
+		}
+		if (curr != prev) {
+			picks++;
+			if (!ref_eligible(&q, curr))
+				ck_abort_msg("tick %d: picked nice %d task is not eligible (v > V)",
+					     tick, curr->nice);
+			for (int i = 0; i < 3; i++)
+				if (t[i] != curr && ref_eligible(&q, t[i]) &&
+				    (s64)(t[i]->se.deadline - curr->se.deadline) < 0)
+					ck_abort_msg("tick %d: picked nice %d task, but eligible nice %d task has an "
+						     "earlier deadline",
+						     tick, curr->nice, nice[i]);
+		}
+		prev = curr;
+	}
+	for (int i = 0; i < 3; i++)
+		total += t[i]->sum_exec_runtime;
+	printf("eevdf: nice -5/0/5 for 3 s: %llu/%llu/%llu ms, %u picks\n",
+	       (unsigned long long)(t[0]->sum_exec_runtime / MS),
+	       (unsigned long long)(t[1]->sum_exec_runtime / MS),
+	       (unsigned long long)(t[2]->sum_exec_runtime / MS), picks);
+	for (int i = 0; i < 3; i++) {
+		double want = (double)total * (double)t[i]->se.weight / (3121 + 1024 + 335);
+		double got = (double)t[i]->sum_exec_runtime;
+
+		if (got < want * 0.98 || got > want * 1.02)
+			ck_abort_msg("nice %d task got %.0f ms of %.0f, expected %.0f (tolerance 2%%)",
+				     nice[i], got / MS, (double)total / MS, want / MS);
+	}
+	eevdf_stop();
+}
+END_TEST
+
+/*
+ * A task that leaves with lag L (here a debt: it ran a tick past its pick)
+ * comes back exactly L from the V that its own arrival makes, not from the
+ * V before it: placement inflates the lag by (W + w) / W. Tolerance: 2 ns
+ * of rounding.
+ */
+START_TEST(test_place_keeps_lag)
+{
+	struct task *t[3];
+	struct cfs_rq *cfs_rq;
+	s64 lag, after;
+
+	eevdf_start(1);
+	sim_feature("DELAY_DEQUEUE", false);
+	t[0] = sim_task("a", 0, 0);
+	t[1] = sim_task("b", 0, 0);
+	t[2] = sim_task("c", -5, 0);
+	cfs_rq = &sim_rq(0)->cfs;
+	sim_schedule(0);
+	sim_run(50 * MS);
+	run_until_curr(t[2]);
+	tick_without_resched(0);
+	sim_sleep(t[2]);
+	lag = t[2]->se.vlag;
+	ck_assert_msg(lag < -1000, "c left with lag %lld ns, expected a debt", (long long)lag);
+	sim_run(10 * MS);
+	sim_wake(t[2]);
+	after = (s64)(eevdf_avg_vruntime(cfs_rq) - t[2]->se.vruntime);
+	printf("eevdf: left with lag %lld ns, placed %lld ns from the new V\n", (long long)lag,
+	       (long long)after);
+	ck_assert_msg(after - lag <= 2 && lag - after <= 2,
+		      "left with lag %lld ns, placed %lld ns from the V after its arrival (tolerance 2 ns)",
+		      (long long)lag, (long long)after);
+	eevdf_stop();
+}
+END_TEST
+
 Suite *eevdf_suite(void)
 {
 	Suite *s = suite_create("eevdf");
@@ -406,8 +587,11 @@ Suite *eevdf_suite(void)
 	tcase_add_test(tc, test_delayed_task_woken_early);
 	tcase_add_test(tc, test_set_slice_clamps);
 	tcase_add_test(tc, test_lag_is_clamped);
+	tcase_add_test(tc, test_lag_clamp_heavy_waiter);
 	tcase_add_test(tc, test_verify_catches_broken_state);
 	tcase_add_test(tc, test_two_cpus_with_balancing);
+	tcase_add_test(tc, test_reference_model_weighted);
+	tcase_add_test(tc, test_place_keeps_lag);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;
