@@ -1334,6 +1334,25 @@ def trace_ring_full(name, mode, kb):
     return check
 
 
+def trace_pids_fresh(name):
+    """No pid is used twice in the trace: each sched_process_fork's child_pid is above the
+    previous fork's (the pid counter only grows) and no task that exited in the trace had it."""
+    def check(log, ctx):
+        events, problems = read_trace(ctx, name)
+        exited, last = set(), 0
+        for e in events:
+            if e["event"] == "sched_process_exit":
+                exited.add(int(e["pid"]))
+            elif e["event"] == "sched_process_fork":
+                child = int(e["child_pid"])
+                if child <= last or child in exited:
+                    problems.append(f"fork at {e['ts']} gives pid {child}: after pid {last}"
+                                    + (", and an exited task had it" if child in exited else ""))
+                last = max(last, child)
+        return problems[:3] + ([] if last else ["no sched_process_fork in the trace"])
+    return check
+
+
 def trace_lines_match_linux(name, must_have=()):
     """Every event line of the live trace has the shape of the recorded Linux 6.1 trace's lines of
     the same event (tools/fulcrum-trace check: fields, order, numbers, states, header), and the
@@ -1377,6 +1396,17 @@ TRACE_TESTS = [
                      lacks("not available", "usage: trace", "no trace channel"),
                      trace_has("trace-shell", "sched_process_exec", filename="/bin/pipebench"),
                      trace_has("trace-shell", "sched_switch", prev_comm="pipebench")]),
+    BootTest("trace-shell-clear", "the shell's trace clear drops what the rings held: a program run "
+             "before it is not in the trace, the shell's later events are", preset="smt", user=True,
+             trace=True,
+             send=(("fulcrum$ ", "trace start\n"), ("fulcrum$ ", "pipebench -l 20\n"),
+                   ("fulcrum$ ", "trace clear\n"), ("fulcrum$ ", "trace stop\n"), ("fulcrum$ ", "exit\n")),
+             checks=[lacks("usage: trace", "no trace channel"),
+                     lambda log, ctx: [f"pipebench's events survived trace clear"] if any(
+                         e.get("filename") == "/bin/pipebench" or e.get("comm") == "pipebench" or
+                         e.get("prev_comm") == "pipebench" for e in read_trace(ctx, "trace-shell-clear")[0])
+                     else [],
+                     trace_has("trace-shell-clear", "sched_switch", prev_comm="sh")]),
     BootTest("sched-wasted-check", "a CPU left out of the domains idles while a spinner allowed on it "
              "waits: sched_wasted_check reports it, and the trace ends with the kernel's wasted total",
              preset="smt", icount=True, trace=True,
@@ -1395,7 +1425,12 @@ TRACE_TESTS = [
              checks=[trace_lines_match_linux("trace-events", (
                  "sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task",
                  "sched_process_fork", "sched_process_exec", "sched_process_exit", "cpu_idle",
-                 "sched_select", "sched_balance", "sched_affinity"))]),
+                 "sched_select", "sched_balance", "sched_affinity")),
+                     trace_pids_fresh("trace-events"),
+                     # nothing narrows a mask here: no task's sched_affinity may name all 8 CPUs
+                     lambda log, ctx: [f"sched_affinity of pid {e['pid']} with the machine's whole mask"
+                                       for e in read_trace(ctx, "trace-events")[0]
+                                       if e["event"] == "sched_affinity" and e["cpus_allowed"] == "0-7"][:3]]),
     BootTest("trace-full-stop", "trace_buf_kb=4 trace_full=stop: a full ring keeps its oldest records "
              "and the trailer counts the refused ones", preset="smt", icount=True, trace=True,
              cmdline="ktest=trace_pingpong trace_buf_kb=4 trace_full=stop",
