@@ -98,7 +98,8 @@ struct task *task_create(void (*fn)(void *arg), void *arg, const char *name, int
 	t->cpu = arch_cpu_id();
 	arch_context_init(&t->ctx, (u8 *)t->stack + TASK_STACK_SIZE, kthread_entry, t);
 	register_task(t, pid);
-	if (allowed)
+	/* Only masks narrower than the machine: a fork's full mask says nothing new. */
+	if (allowed && t->nr_cpus_allowed < sched_nr_cpus())
 		trace_sched_affinity(t);
 	return t;
 }

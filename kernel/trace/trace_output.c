@@ -118,13 +118,16 @@ static int format_fields(char *buf, size_t size, const struct trace_record *r, u
 		return ksnprintf(buf, size, "generation=%u nr_cpus=%u levels=%u", (u32)v[0],
 				 (u32)v[1], (u32)v[2]);
 	case TRACE_SCHED_WATCHDOG: {
-		/* str is "<kind> <comm>": the cleaning turned the blank into '_' */
-		char *sep = strchr(b, '_');
+		/*
+		 * str is "<kind> <comm>"; kinds have underscores but no blank, so the
+		 * raw record's first blank is the split (in b it became '_').
+		 */
+		const char *sep = strchr(r->str, ' ');
 		const char *comm = "-";
 
-		if (sep && r->str[sep - b] == ' ') {
-			*sep = '\0';
-			comm = sep + 1;
+		if (sep && (size_t)(sep - r->str) < sizeof(b) - 1) {
+			b[sep - r->str] = '\0';
+			comm = b + (sep - r->str) + 1;
 		}
 		return ksnprintf(buf, size, "kind=%s cpu=%d pid=%d comm=%s ms=%d", b, v[0], v[1],
 				 comm, v[2]);

@@ -1301,6 +1301,82 @@ def trace_wasted_agrees(name):
     return check
 
 
+def trace_ring_full(name, mode, kb):
+    """trace_buf_kb=kb trace_full=mode around the ping-pong on CPU 1 (more records than the ring
+    holds): CPU 1's ring is full; stop keeps the first records and refuses the rest (the threads'
+    exits are not in it), overwrite keeps the newest (the exits are); the trailer counts the
+    records lost, and as which kind."""
+    def check(log, ctx):
+        m = re.search(r"KTEST trace_pingpong: pids (\d+) (\d+) on cpu(\d+)", log)
+        if not m:
+            return ["no 'KTEST trace_pingpong: pids A B on cpuN' line"]
+        pids, cpu = {int(m.group(1)), int(m.group(2))}, int(m.group(3))
+        events, problems = read_trace(ctx, name)
+        size = kb * 1024 // 96
+        on_cpu = [e for e in events if e["cpu"] == cpu]
+        if len(on_cpu) != size:
+            problems.append(f"cpu{cpu} holds {len(on_cpu)} records, not a full ring's {size}")
+        exits = {int(e["pid"]) for e in on_cpu if e["event"] == "sched_process_exit"} & pids
+        if mode == "stop" and exits:
+            problems.append(f"trace_full=stop kept the exits of {sorted(exits)}: not the oldest records")
+        if mode == "overwrite" and exits != pids:
+            problems.append(f"trace_full=overwrite lacks the exits of {sorted(pids - exits)}: "
+                            "not the newest records")
+        path = trace_file(ctx, name)
+        text = open(path, errors="replace").read() if os.path.exists(path) else ""
+        lost = re.search(rf"^# fulcrum lost_events cpu={cpu} overwritten=(\d+) refused=(\d+)$", text, re.M)
+        if not lost:
+            return problems + [f"no '# fulcrum lost_events cpu={cpu}' line"]
+        over, refused = int(lost.group(1)), int(lost.group(2))
+        if (mode == "stop") != (refused > 0 and over == 0) or (mode == "overwrite") != (over > 0 and refused == 0):
+            problems.append(f"lost_events overwritten={over} refused={refused} with trace_full={mode}")
+        return problems
+    return check
+
+
+def trace_pids_fresh(name):
+    """No pid is used twice in the trace: each sched_process_fork's child_pid is above the
+    previous fork's (the pid counter only grows) and no task that exited in the trace had it."""
+    def check(log, ctx):
+        events, problems = read_trace(ctx, name)
+        exited, last = set(), 0
+        for e in events:
+            if e["event"] == "sched_process_exit":
+                exited.add(int(e["pid"]))
+            elif e["event"] == "sched_process_fork":
+                child = int(e["child_pid"])
+                if child <= last or child in exited:
+                    problems.append(f"fork at {e['ts']} gives pid {child}: after pid {last}"
+                                    + (", and an exited task had it" if child in exited else ""))
+                last = max(last, child)
+        return problems[:3] + ([] if last else ["no sched_process_fork in the trace"])
+    return check
+
+
+def trace_lines_match_linux(name, must_have=()):
+    """Every event line of the live trace has the shape of the recorded Linux 6.1 trace's lines of
+    the same event (tools/fulcrum-trace check: fields, order, numbers, states, header), and the
+    trace holds each event of must_have."""
+    def check(log, ctx):
+        import ftrace
+        import trace_grammar
+        path = trace_file(ctx, name)
+        if not os.path.exists(path):
+            return [f"no trace file {path}"]
+        ref_path = os.path.join(TOP, "tests", "data", "traces", "linux-6.1-hackbench.trace")
+        ref_text = open(ref_path, errors="replace").read()
+        names = trace_grammar.reference_events(ftrace.read(ref_path))
+        text = open(path, errors="replace").read()
+        problems, counts = trace_grammar.check(text, names, path, trace_grammar.reference_header(ref_text))
+        out = [f"{name}.trace:{line}: {event}: {why}" for line, event, why in problems[:4]]
+        if counts["checked"] == 0:
+            out.append("no event line of Linux's events to check")
+        seen = {e["event"] for e in read_trace(ctx, name)[0]}
+        out += [f"no {ev} event in the trace" for ev in must_have if ev not in seen]
+        return out
+    return check
+
+
 TRACE_TESTS = [
     BootTest("trace-pingpong", "a pinned two-task ping-pong on CPU 1 gives exactly the expected "
              "switch/waking/wakeup sequence", preset="smt", icount=True, trace=True,
@@ -1320,6 +1396,17 @@ TRACE_TESTS = [
                      lacks("not available", "usage: trace", "no trace channel"),
                      trace_has("trace-shell", "sched_process_exec", filename="/bin/pipebench"),
                      trace_has("trace-shell", "sched_switch", prev_comm="pipebench")]),
+    BootTest("trace-shell-clear", "the shell's trace clear drops what the rings held: a program run "
+             "before it is not in the trace, the shell's later events are", preset="smt", user=True,
+             trace=True,
+             send=(("fulcrum$ ", "trace start\n"), ("fulcrum$ ", "pipebench -l 20\n"),
+                   ("fulcrum$ ", "trace clear\n"), ("fulcrum$ ", "trace stop\n"), ("fulcrum$ ", "exit\n")),
+             checks=[lacks("usage: trace", "no trace channel"),
+                     lambda log, ctx: [f"pipebench's events survived trace clear"] if any(
+                         e.get("filename") == "/bin/pipebench" or e.get("comm") == "pipebench" or
+                         e.get("prev_comm") == "pipebench" for e in read_trace(ctx, "trace-shell-clear")[0])
+                     else [],
+                     trace_has("trace-shell-clear", "sched_switch", prev_comm="sh")]),
     BootTest("sched-wasted-check", "a CPU left out of the domains idles while a spinner allowed on it "
              "waits: sched_wasted_check reports it, and the trace ends with the kernel's wasted total",
              preset="smt", icount=True, trace=True,
@@ -1329,7 +1416,36 @@ TRACE_TESTS = [
                      matches(r"KTEST wasted_idle_check: cpu3 out of the domains wasted \d+ ms"),
                      trace_wasted_total("sched-wasted-check", 3, 200),
                      trace_has("sched-wasted-check", "sched_affinity", cpus_allowed="2-3"),
+                     trace_has("sched-wasted-check", "sched_topology_rebuild", nr_cpus="4"),
                      trace_wasted_agrees("sched-wasted-check")]),
+    BootTest("trace-events", "trace=sched over hackbench on 2s: every event the issue lists is recorded, "
+             "and every line has the shape of the recorded Linux 6.1 lines of its event",
+             preset="2s", icount=True, user=True, trace=True, timeout=300,
+             cmdline="trace=sched init=/bin/hackbench -- -g 1 -f 4 -l 5",
+             checks=[trace_lines_match_linux("trace-events", (
+                 "sched_switch", "sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_migrate_task",
+                 "sched_process_fork", "sched_process_exec", "sched_process_exit", "cpu_idle",
+                 "sched_select", "sched_balance", "sched_affinity")),
+                     trace_pids_fresh("trace-events"),
+                     # nothing narrows a mask here: no task's sched_affinity may name all 8 CPUs
+                     lambda log, ctx: [f"sched_affinity of pid {e['pid']} with the machine's whole mask"
+                                       for e in read_trace(ctx, "trace-events")[0]
+                                       if e["event"] == "sched_affinity" and e["cpus_allowed"] == "0-7"][:3]]),
+    BootTest("trace-full-stop", "trace_buf_kb=4 trace_full=stop: a full ring keeps its oldest records "
+             "and the trailer counts the refused ones", preset="smt", icount=True, trace=True,
+             cmdline="ktest=trace_pingpong trace_buf_kb=4 trace_full=stop",
+             checks=[trace_ring_full("trace-full-stop", "stop", 4)]),
+    BootTest("trace-full-overwrite", "trace_buf_kb=4 (trace_full=overwrite, the default): a full ring keeps "
+             "its newest records and the trailer counts the overwritten ones", preset="smt", icount=True,
+             trace=True, cmdline="ktest=trace_pingpong trace_buf_kb=4",
+             checks=[trace_ring_full("trace-full-overwrite", "overwrite", 4)]),
+    BootTest("trace-watchdog", "trace=sched through a soft lockup: the watchdog's report is a "
+             "sched_watchdog event naming the CPU and the task", preset="smt", trace=True,
+             watchdog_reports=True, cmdline="trace=sched ktest=watchdog_soft_lockup softlockup_ms=1000",
+             checks=[has("KTEST watchdog_soft_lockup PASS"),
+                     # (its cpu= field is shadowed by the line's CPU in read_trace: both are 1)
+                     trace_has("trace-watchdog", "sched_watchdog", kind="soft_lockup", cpu=1,
+                               comm="wd_soft")]),
 ]
 
 

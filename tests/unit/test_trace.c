@@ -152,6 +152,16 @@ START_TEST(test_fulcrum_events)
 	ck_assert_str_eq(line_of(&r, 2),
 			 "          <idle>-0       [002] .....     0.000001: sched_watchdog: "
 			 "kind=stall cpu=1 pid=17 comm=my_task ms=2000\n");
+	/* Kinds with an underscore of their own: the kind ends at the record's first blank. */
+	strcpy(r.str, "soft_lockup wd soft");
+	ck_assert_str_eq(line_of(&r, 2),
+			 "          <idle>-0       [002] .....     0.000001: sched_watchdog: "
+			 "kind=soft_lockup cpu=1 pid=17 comm=wd_soft ms=2000\n");
+	r.arg[1] = -1;
+	strcpy(r.str, "hard_lockup -");
+	ck_assert_str_eq(line_of(&r, 2),
+			 "          <idle>-0       [002] .....     0.000001: sched_watchdog: "
+			 "kind=hard_lockup cpu=1 pid=-1 comm=- ms=2000\n");
 }
 END_TEST
 
