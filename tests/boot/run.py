@@ -758,6 +758,9 @@ STRESS_BOOT_TESTS = [
                 "10000 threads created and joined, 2000 at once"),
     stress_test("forkbomb", "1000", "a fork bomb from 8 CPUs under RLIMIT_NPROC 1000 ends in EAGAIN at exactly 1000",
                 "ended in EAGAIN at exactly 1000 threads; counts back"),
+    stress_test("tlb", "", "munmap and MADV_DONTNEED, 100 rounds each, while 7 CPUs store into the pages and "
+                "another process takes the freed frames: every store after munmap faults, no filled frame is "
+                "written", "no store after munmap or MADV_DONTNEED reached a freed page; counts back"),
     stress_test("signals", "", "pipes, socketpairs and futexes on 8 CPUs while signals fly: every byte, "
                 "round and signal arrives", "every byte, every futex round and every signal arrived; counts back",
                 timeout=600),
@@ -771,9 +774,9 @@ USER_TESTS += [
                 "ended in EAGAIN at exactly 300 threads; counts back"),
     stress_test("populate", "", "MAP_POPULATE beyond free memory fails with ENOMEM and kills nobody",
                 "MAP_POPULATE beyond free memory failed with ENOMEM, nobody killed; counts back"),
-    stress_test("tlb", "", "munmap and MADV_DONTNEED while 7 CPUs store into the pages: every store after "
-                "munmap faults, no freed frame is written", "no store after munmap or MADV_DONTNEED reached a "
-                "freed page; counts back"),
+    stress_test("tlb", "10", "munmap and MADV_DONTNEED while 7 CPUs store into the pages and another process "
+                "takes the freed frames: every store after munmap faults, no filled frame is written (short form "
+                "of stress-tlb)", "no store after munmap or MADV_DONTNEED reached a freed page; counts back"),
     stress_test("stack", "", "user stack overflows: SIGSEGV kills, or its handler runs on the sigaltstack; "
                 "counts back", "10 overflows of each kind, each ended as on Linux; counts back"),
     stress_test("signals", "32768 200", "pipes, socketpairs and futexes on 8 CPUs while signals fly, 32 KiB a "
