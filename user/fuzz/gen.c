@@ -26,6 +26,7 @@
  *     signal one a worker handles (not SIGKILL or SIGSTOP) unless the
  *     target is its own child;
  *   - rt_sigaction: the new action, if any, is the worker's own handler;
+ *     timer_create's event, if any, names a signal the worker handles;
  *   - calls that take a signal mask get one without the tick signal;
  *   - memory calls (mmap with MAP_FIXED, munmap, mprotect, mremap, madvise,
  *     mlock...) act only inside the playground; brk never shrinks below the
@@ -234,6 +235,11 @@ struct k_sigaction {
 	unsigned long mask;
 };
 static struct k_sigaction own_action, own_action0;
+/* A worker's timer_create event: its signal is one the worker handles. */
+static struct {
+	long value;
+	int signo, notify, tid, pad[11];
+} own_event;
 static unsigned long mask_buf[4];
 static struct {
 	unsigned long *set;
@@ -485,6 +491,17 @@ static int gen_sanitise(struct fuzz_rng *r, const struct fuzz_env *env, struct f
 			if (c->arg[0] != FUZZ_TICK_SIG && below(r, 2))
 				own_action.flags |= SA_RESTART;
 			c->arg[1] = (long)&own_action;
+		}
+		return ACT_CALL;
+	case SYS_timer_create:
+		if (c->arg[1]) {
+			static const int notify[] = { 0, 1, 2, 4, 7 }; /* SIGNAL NONE THREAD THREAD_ID */
+
+			own_event.value = (long)rng_next(r);
+			own_event.signo = (int)handled_sig(r);
+			own_event.notify = notify[below(r, 5)];
+			own_event.tid = (int)raw0(SYS_gettid);
+			c->arg[1] = (long)&own_event;
 		}
 		return ACT_CALL;
 	case SYS_rt_sigprocmask:

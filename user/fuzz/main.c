@@ -7,6 +7,7 @@
  *   fuzz --seed S --worker K --calls N        replay worker K alone
  *        [--keep 0-99,200] [--trace]          only these calls; print each
  *   fuzz --fault-storm MS                     (a test) children faulting on every CPU
+ *   fuzz ... --slow-start MS                  (a test) the last worker starts MS ms late
  *
  * Prints "fuzz: seed S ..." first, a line per worker, then
  * "fuzz: PASS ..." or "fuzz: FAIL ..." with the command that replays each
@@ -31,7 +32,7 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: fuzz --seed S --calls N [--workers W] [--worker K] [--keep RANGES] "
-			"[--trace]\n");
+			"[--trace] [--slow-start MS]\n");
 	exit(2);
 }
 
@@ -106,10 +107,11 @@ static int fault_storm(long ms, const int *cpus, int ncpus)
 int main(int argc, char **argv)
 {
 	unsigned long long seed = 0;
-	long calls = 10000, workers = 0, only = -1, storm = -1;
+	long calls = 10000, workers = 0, only = -1, storm = -1, slow = 0;
 	const char *keep = NULL;
 	int trace = 0, have_seed = 0, cpus[FUZZ_MAX_WORKERS], ncpus, pids[FUZZ_MAX_WORKERS];
-	int status[FUZZ_MAX_WORKERS], live, failed = 0, barrier[2];
+	int status[FUZZ_MAX_WORKERS], live, failed = 0, barrier[2], ready[2];
+	char byte;
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	double t0;
 
@@ -137,6 +139,8 @@ int main(int argc, char **argv)
 			keep = v;
 		else if (!strcmp(a, "--fault-storm"))
 			storm = strtol(v, NULL, 0);
+		else if (!strcmp(a, "--slow-start"))
+			slow = strtol(v, NULL, 0);
 		else
 			usage();
 	}
@@ -162,7 +166,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (only >= 0)
 		workers = 1;
-	if (pipe(barrier))
+	if (pipe(barrier) || pipe(ready))
 		return 1;
 	/* Ticks before a worker has its handlers are dropped, not fatal. */
 	signal(FUZZ_TICK_SIG, SIG_IGN);
@@ -177,7 +181,15 @@ int main(int argc, char **argv)
 			env.nworkers = (int)workers;
 			env.cpu = cpus[env.worker % ncpus];
 			close(barrier[1]);
+			close(ready[0]);
+			if (slow > 0 && k == workers - 1) { /* a vCPU the host has not run yet */
+				struct timespec late = { slow / 1000, slow % 1000 * 1000000 };
+
+				nanosleep(&late, NULL);
+			}
 			worker_install_handlers();
+			raw_write_all(ready[1], "r", 1);
+			close(ready[1]);
 			if (raw_read_full(barrier[0], env.peers, workers * sizeof(int)) !=
 			    (long)(workers * sizeof(int)))
 				_exit(3);
@@ -190,6 +202,15 @@ int main(int argc, char **argv)
 		}
 	}
 	close(barrier[0]);
+	/*
+	 * No worker learns the pids before every worker has its handlers:
+	 * a peer's signal to one the scheduler has not run yet would kill it
+	 * (seen on 2s16 and x2apic under TCG on a loaded host).
+	 */
+	close(ready[1]);
+	for (int k = 0; k < workers && raw_read_full(ready[0], &byte, 1) == 1; k++)
+		;
+	close(ready[0]);
 	for (int k = 0; k < workers; k++)
 		raw_write_all(barrier[1], pids, workers * sizeof(int));
 	close(barrier[1]);

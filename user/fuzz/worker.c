@@ -104,9 +104,24 @@ void worker_install_handlers(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
 	sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: the tick interrupts a blocked call */
+	struct {
+		void *handler;
+		unsigned long flags;
+		void *restorer;
+		unsigned long mask;
+	} ka;
+
 	for (int sig = 1; sig <= 64; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &sa, NULL); /* musl refuses its own 32..34: fine */
+			sigaction(sig, &sa, NULL); /* musl refuses its own 32..34 */
+	/*
+	 * Those three too, by the raw call with musl's restorer: a timer's
+	 * sigevent read from random memory may name one, and SIG_DFL would
+	 * end the worker. It uses no threads, so musl never needs them.
+	 */
+	if (raw4(SYS_rt_sigaction, SIGUSR1, NULL, &ka, 8) == 0)
+		for (int sig = 32; sig <= 34; sig++)
+			raw4(SYS_rt_sigaction, sig, &ka, NULL, 8);
 }
 
 /* Remakes the descriptor pool and the playground (each REFRESH_EVERY calls). */

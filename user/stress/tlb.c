@@ -3,13 +3,17 @@
  * threads on every other CPU store into the same pages: the TLB
  * shoot-down. Each round maps a region, lets every writer store into all
  * of it (so each CPU holds translations for it), then takes the pages
- * away and at once hands fresh memory elsewhere the same number of pages,
- * filled with a pattern (the freed frames are the likeliest to come back).
- * Two things would show a stale translation on some CPU:
+ * away. At once a frame filler, another process, maps FILL_PAGES pages
+ * (four times the region: the freed frames are among the first the
+ * allocator hands out) and fills them with a pattern; the writers go on
+ * storing until each has either faulted (munmap) or made 4 x PAGES stores
+ * after the filler was full. A CPU that kept a stale translation writes
+ * into a frame the filler now owns, so:
+ *   - a byte of the filler's pages that is not the pattern;
  *   - a writer's store that succeeds although it read "gone" before it
- *     (after munmap returned, every store into the region must fault;
- *     after MADV_DONTNEED a store makes a fresh page, never the old one);
- *   - a byte of the fresh memory that is not the pattern.
+ *     (after munmap returned, every store into the region must fault);
+ *   - after MADV_DONTNEED, a region word that is neither 0 nor a writer's
+ *     value of this round.
  * After munmap each writer must get SIGSEGV at an address in the region;
  * its handler jumps back to the writer's loop. Every count is back at the
  * end (the pages are given back once all writers have left them).
@@ -26,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +38,7 @@
 
 #define PAGE	      4096
 #define PAGES	      16
+#define FILL_PAGES    (4 * PAGES)
 #define MAX_WRITERS   63
 #define PATTERN	      0x5a
 #define WAIT_MS	      20000 /* a writer that never faults or never checks in */
@@ -44,7 +50,7 @@ struct writer {
 	int cpu;
 	sigjmp_buf jump;
 	long seen_round; /* the round it has stored into every page of (atomic) */
-	long done_round; /* the round whose stores after MADV_DONTNEED it has made (atomic) */
+	long done_round; /* the round whose stores after the filler was full it has made (atomic) */
 	long faults;	 /* SIGSEGVs inside the region */
 	long bad_faults; /* SIGSEGVs anywhere else */
 	long late;	 /* stores that landed after it read "gone" */
@@ -55,6 +61,7 @@ static int nwriters;
 static char *volatile region;  /* this round's pages */
 static volatile long round_no; /* the round writers are to store into; -1: stop */
 static volatile int gone;      /* set once this round's munmap/madvise has returned */
+static volatile int filled;    /* set once the filler holds the round's fresh frames */
 static volatile int mode;
 static __thread struct writer *self;
 
@@ -94,6 +101,7 @@ static void *writer_main(void *arg)
 		/* Store into every page until the pages go (munmap) or the round ends. */
 		for (unsigned long i = 0;; i++) {
 			int was_gone = __atomic_load_n(&gone, __ATOMIC_ACQUIRE);
+			int was_filled = __atomic_load_n(&filled, __ATOMIC_ACQUIRE);
 			long *slot = (long *)(p + (i % PAGES) * PAGE) + w->cpu;
 
 			*(volatile long *)slot = v;
@@ -101,8 +109,8 @@ static void *writer_main(void *arg)
 				w->late++; /* the store should have faulted */
 			if (i + 1 == PAGES)
 				__atomic_store_n(&w->seen_round, r, __ATOMIC_RELEASE);
-			if (was_gone && mode == MODE_DONTNEED && ++after > 4 * PAGES) {
-				/* Stored into the pages made again for a while: enough. */
+			if (was_filled && ++after > 4 * PAGES) {
+				/* Stored on while the filler held the frames: enough. */
 				__atomic_store_n(&w->done_round, r, __ATOMIC_RELEASE);
 				break;
 			}
@@ -146,11 +154,86 @@ static int beyond(long v, long before)
 	return v > before;
 }
 
-/* One round; 0, or 1 after a FAIL line. */
-static int one_round(long r, char *fresh_at, long *damaged)
+/*
+ * The frame filler, a child process: on 'f' it maps FILL_PAGES pages and
+ * fills them with the pattern, answers 'k'; on 'c' it counts the bytes
+ * that are not the pattern, unmaps them and answers with the count; on
+ * 'q' or end of file it exits.
+ */
+static int filler_cmd = -1, filler_ans = -1, filler_pid = -1;
+
+static void filler_main(int cmd, int ans)
 {
-	long faults_before[MAX_WRITERS], rs[MAX_WRITERS];
-	char *p, *fresh;
+	char *fill = NULL, c;
+
+	stress_pin(0);
+	while (read(cmd, &c, 1) == 1 && c != 'q') {
+		long bad = 0;
+
+		if (c == 'f') {
+			fill = mmap(NULL, FILL_PAGES * PAGE, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (fill == MAP_FAILED)
+				_exit(97);
+			memset(fill, PATTERN, FILL_PAGES * PAGE);
+			if (write(ans, "k", 1) != 1)
+				_exit(97);
+			continue;
+		}
+		for (long i = 0; fill && i < FILL_PAGES * PAGE; i++)
+			bad += fill[i] != PATTERN;
+		if (fill)
+			munmap(fill, FILL_PAGES * PAGE);
+		fill = NULL;
+		if (write(ans, &bad, sizeof(bad)) != sizeof(bad))
+			_exit(97);
+	}
+	_exit(0);
+}
+
+static int filler_start(void)
+{
+	int cmd[2], ans[2];
+
+	if (pipe(cmd) || pipe(ans))
+		return -1;
+	filler_pid = fork();
+	if (filler_pid < 0)
+		return -1;
+	if (filler_pid == 0) {
+		close(cmd[1]);
+		close(ans[0]);
+		filler_main(cmd[0], ans[1]);
+	}
+	close(cmd[0]);
+	close(ans[1]);
+	filler_cmd = cmd[1];
+	filler_ans = ans[0];
+	return 0;
+}
+
+/* Sends c; reads n bytes of answer into out. 0, or -1 if the filler is gone. */
+static int filler_ask(char c, void *out, size_t n)
+{
+	size_t got = 0;
+
+	if (write(filler_cmd, &c, 1) != 1)
+		return -1;
+	while (got < n) {
+		ssize_t k = read(filler_ans, (char *)out + got, n - got);
+
+		if (k <= 0)
+			return -1;
+		got += (size_t)k;
+	}
+	return 0;
+}
+
+/* One round; 0, or 1 after a FAIL line. */
+static int one_round(long r, long *damaged)
+{
+	long faults_before[MAX_WRITERS], rs[MAX_WRITERS], bad;
+	char *p, ok;
 
 	p = mmap(NULL, PAGES * PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
@@ -161,6 +244,7 @@ static int one_round(long r, char *fresh_at, long *damaged)
 	}
 	region = p;
 	gone = 0;
+	filled = 0;
 	__atomic_store_n(&round_no, r, __ATOMIC_RELEASE);
 	if (wait_writers(offsetof(struct writer, seen_round), is_round, rs))
 		return probe_fail("tlb", "round %ld: a writer never stored into the region", r);
@@ -168,20 +252,28 @@ static int one_round(long r, char *fresh_at, long *damaged)
 		return probe_fail("tlb", "round %ld: %s: %s", r,
 				  mode == MODE_MUNMAP ? "munmap" : "madvise", strerror(errno));
 	__atomic_store_n(&gone, 1, __ATOMIC_RELEASE);
-	/* The freed frames, most likely, under another address, while writers still run. */
-	fresh = mmap(fresh_at, PAGES * PAGE, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-	if (fresh == MAP_FAILED)
-		return probe_fail("tlb", "round %ld: fresh mmap: %s", r, strerror(errno));
-	memset(fresh, PATTERN, PAGES * PAGE);
-	if (mode == MODE_MUNMAP &&
-	    wait_writers(offsetof(struct writer, faults), beyond, faults_before))
-		return probe_fail("tlb", "round %ld: a writer stored on after munmap, no SIGSEGV", r);
-	if (mode == MODE_DONTNEED && wait_writers(offsetof(struct writer, done_round), is_round, rs))
-		return probe_fail("tlb", "round %ld: a writer stopped storing after MADV_DONTNEED",
-				  r);
-	for (long i = 0; i < PAGES * PAGE; i++)
-		*damaged += fresh[i] != PATTERN;
+	/* The freed frames, most likely, to another process, while the writers still run. */
+	if (filler_ask('f', &ok, 1))
+		return probe_fail("tlb", "round %ld: the frame filler died", r);
+	__atomic_store_n(&filled, 1, __ATOMIC_RELEASE);
+	/* Each writer faults (munmap, if the shoot-down reached it) or stores on a while. */
+	for (long start = now_ms();; sched_yield()) {
+		int all = 1;
+
+		for (int k = 0; k < nwriters && all; k++)
+			all = __atomic_load_n(&writers[k].done_round, __ATOMIC_ACQUIRE) == r ||
+			      (mode == MODE_MUNMAP &&
+			       beyond(__atomic_load_n(&writers[k].faults, __ATOMIC_ACQUIRE),
+				      faults_before[k]));
+		if (all)
+			break;
+		if (now_ms() - start > WAIT_MS)
+			return probe_fail("tlb",
+					  "round %ld: a writer neither faulted nor stored on", r);
+	}
+	if (filler_ask('c', &bad, sizeof(bad)))
+		return probe_fail("tlb", "round %ld: the frame filler died", r);
+	*damaged += bad;
 	/* After MADV_DONTNEED the stores made new pages: each reads 0 or a writer's value. */
 	for (long i = 0; mode == MODE_DONTNEED && i < PAGES * PAGE / 8; i++) {
 		long v = ((long *)p)[i];
@@ -196,30 +288,25 @@ static int one_round(long r, char *fresh_at, long *damaged)
 static int run_mode(int m, long rounds, long *first_round, const char *name, int quiet)
 {
 	long damaged = 0, late = 0, bad = 0, faults = 0;
-	char *fresh_at;
 
-	/* A fixed place for the fresh memory, never where a region is. */
-	fresh_at = mmap(NULL, PAGES * PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (fresh_at == MAP_FAILED)
-		return probe_fail("tlb", "mmap: %s", strerror(errno));
 	mode = m;
 	for (long i = 0; i < rounds; i++) {
 		long r = (*first_round)++;
 
-		if (one_round(r, fresh_at, &damaged))
+		if (one_round(r, &damaged))
 			return 1;
 	}
-	munmap(fresh_at, PAGES * PAGE);
 	for (int k = 0; k < nwriters; k++) {
 		late += writers[k].late;
 		bad += writers[k].bad_faults;
 		faults += writers[k].faults;
 		writers[k].late = writers[k].bad_faults = writers[k].faults = 0;
 	}
-	if (!quiet)
-		printf("stress tlb: %s: %ld rounds x %d pages, %d writers: %ld SIGSEGVs in the region, "
-		       "%ld elsewhere, %ld stores after the pages went, %ld fresh bytes damaged\n",
-		       name, rounds, PAGES, nwriters, faults, bad, late, damaged);
+	if (!quiet || late || bad || damaged)
+		printf("stress tlb: %s: %ld rounds x %d pages, %d writers, %d pages filled by another "
+		       "process: %ld SIGSEGVs in the region, %ld elsewhere, %ld stores after the pages "
+		       "went, %ld bytes damaged\n",
+		       name, rounds, PAGES, nwriters, FILL_PAGES, faults, bad, late, damaged);
 	if (late || bad || damaged)
 		return probe_fail("tlb", "%s: a stale translation was used", name);
 	return 0;
@@ -263,6 +350,8 @@ int probe_tlb(int argc, char **argv)
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigaction(SIGSEGV, &sa, NULL);
 	stress_pin(0);
+	if (filler_start())
+		return probe_fail("tlb", "frame filler: %s", strerror(errno));
 	/* A short session first, so that what it leaves for good (stack, heap) is in "before". */
 	if (session(ncpu, 2, &next, 1))
 		return 1;
@@ -276,6 +365,8 @@ int probe_tlb(int argc, char **argv)
 		return 1;
 	if (!objects_back("tlb", &before))
 		return probe_fail("tlb", "counts not back");
+	filler_ask('q', NULL, 0);
+	waitpid(filler_pid, NULL, 0);
 	printf("stress tlb: PASS: no store after munmap or MADV_DONTNEED reached a freed page; "
 	       "counts back\n");
 	return 0;
